@@ -1,0 +1,231 @@
+"""The events a hand record is made of, and their JSON form.
+
+Everything the referee knows comes from these; state is a fold over them
+(:mod:`engine.hand`, :mod:`engine.session`). Each event may carry ``meta`` (time, source,
+snapshot) that the engine keeps but never reads, so nothing a recorder attached is lost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping
+
+from .cards import Card, CardError, card
+
+BIDS = ("chratze", "weg", "metcho", "blind", "double_blind")
+
+
+class EventError(ValueError):
+    """A record that is not a well-formed event (missing field, wrong type, unknown card)."""
+
+
+@dataclass(frozen=True)
+class Event:
+    type: ClassVar[str] = ""
+    meta: Mapping[str, Any] = field(default_factory=dict, kw_only=True, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.type}
+        data.update(self._payload())
+        if self.meta:
+            data["meta"] = dict(self.meta)
+        return data
+
+    def _payload(self) -> dict[str, Any]:
+        return {}
+
+
+@dataclass(frozen=True)
+class HandStarted(Event):
+    """A new deal: seats in play order, the dealer, the ante paid and the pot carried in."""
+
+    type: ClassVar[str] = "hand_started"
+    seats: tuple[str, ...]
+    dealer: str
+    ante: int
+    carried: int = 0
+
+    def _payload(self) -> dict[str, Any]:
+        return {"seats": list(self.seats), "dealer": self.dealer, "ante": self.ante, "carried": self.carried}
+
+
+@dataclass(frozen=True)
+class UpcardShown(Event):
+    type: ClassVar[str] = "upcard"
+    card: Card
+
+    def _payload(self) -> dict[str, Any]:
+        return {"card": self.card.code}
+
+
+@dataclass(frozen=True)
+class BidMade(Event):
+    type: ClassVar[str] = "bid"
+    player: str
+    bid: str
+
+    def _payload(self) -> dict[str, Any]:
+        return {"player": self.player, "bid": self.bid}
+
+
+@dataclass(frozen=True)
+class Exchanged(Event):
+    """A player laid down ``count`` cards; which ones is never known."""
+
+    type: ClassVar[str] = "exchange"
+    player: str
+    count: int
+
+    def _payload(self) -> dict[str, Any]:
+        return {"player": self.player, "count": self.count}
+
+
+@dataclass(frozen=True)
+class TrumpSixSwapped(Event):
+    type: ClassVar[str] = "trump_six_swap"
+    player: str
+
+    def _payload(self) -> dict[str, Any]:
+        return {"player": self.player}
+
+
+@dataclass(frozen=True)
+class HandsKnown(Event):
+    """Known-hands mode: each active player's hand as it stands when play begins."""
+
+    type: ClassVar[str] = "hands_known"
+    hands: Mapping[str, tuple[Card, ...]]
+
+    def _payload(self) -> dict[str, Any]:
+        return {"hands": {p: [c.code for c in cs] for p, cs in self.hands.items()}}
+
+
+@dataclass(frozen=True)
+class CardPlayed(Event):
+    type: ClassVar[str] = "play"
+    player: str
+    card: Card
+
+    def _payload(self) -> dict[str, Any]:
+        return {"player": self.player, "card": self.card.code}
+
+
+@dataclass(frozen=True)
+class FlagRuled(Event):
+    """The table's decision on a flag: upheld or dismissed."""
+
+    type: ClassVar[str] = "flag_ruled"
+    flag: str
+    upheld: bool
+
+    def _payload(self) -> dict[str, Any]:
+        return {"flag": self.flag, "upheld": self.upheld}
+
+
+@dataclass(frozen=True)
+class Undo(Event):
+    """Retract the last event still in effect (corrections included)."""
+
+    type: ClassVar[str] = "undo"
+
+
+@dataclass(frozen=True)
+class CardCorrected(Event):
+    """Replace the card of an earlier upcard or play event (a misread), by log position."""
+
+    type: ClassVar[str] = "correct_card"
+    target: int
+    card: Card
+
+    def _payload(self) -> dict[str, Any]:
+        return {"target": self.target, "card": self.card.code}
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls
+    for cls in (HandStarted, UpcardShown, BidMade, Exchanged, TrumpSixSwapped, HandsKnown,
+                CardPlayed, FlagRuled, Undo, CardCorrected)
+}
+
+
+def _need(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    if key not in data:
+        raise EventError(f"missing field {key!r}")
+    value = data[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        want = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+        raise EventError(f"field {key!r} must be {want}, got {value!r}")
+    return value
+
+
+def _name(data: Mapping[str, Any], key: str) -> str:
+    value = _need(data, key, str).strip()
+    if not value:
+        raise EventError(f"field {key!r} must not be empty")
+    return value
+
+
+def _card(data: Mapping[str, Any], key: str) -> Card:
+    try:
+        return card(_need(data, key, str))
+    except CardError as exc:
+        raise EventError(f"field {key!r}: {exc}") from None
+
+
+def event_from_dict(data: Any) -> Event:
+    """Build an event from its JSON form; raises EventError naming what is wrong."""
+    if not isinstance(data, Mapping):
+        raise EventError(f"an event must be an object, got {type(data).__name__}")
+    kind = data.get("type")
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise EventError(f"unknown event type {kind!r}; known: {', '.join(EVENT_TYPES)}")
+    meta = data.get("meta") or {}
+    if not isinstance(meta, Mapping):
+        raise EventError("field 'meta' must be an object")
+    return _BUILDERS[cls](data, dict(meta))
+
+
+def _hand_started(d: Mapping[str, Any], meta: dict) -> HandStarted:
+    seats = _need(d, "seats", list)
+    if not all(isinstance(s, str) and s.strip() for s in seats):
+        raise EventError("field 'seats' must be a list of player names")
+    ante = _need(d, "ante", int)
+    carried = d.get("carried", 0)
+    if not isinstance(carried, int) or isinstance(carried, bool):
+        raise EventError(f"field 'carried' must be an integer (Rappen), got {carried!r}")
+    return HandStarted(tuple(s.strip() for s in seats), _name(d, "dealer"), ante, carried, meta=meta)
+
+
+def _hands_known(d: Mapping[str, Any], meta: dict) -> HandsKnown:
+    raw = _need(d, "hands", Mapping)
+    hands: dict[str, tuple[Card, ...]] = {}
+    for player, tokens in raw.items():
+        if not isinstance(tokens, list):
+            raise EventError(f"hand of {player!r} must be a list of cards")
+        try:
+            hands[str(player)] = tuple(card(t) for t in tokens)
+        except CardError as exc:
+            raise EventError(f"hand of {player!r}: {exc}") from None
+    return HandsKnown(hands, meta=meta)
+
+
+def _bid(d: Mapping[str, Any], meta: dict) -> BidMade:
+    bid = _need(d, "bid", str).strip().lower().replace(" ", "_")
+    if bid not in BIDS:
+        raise EventError(f"unknown bid {bid!r}; known: {', '.join(BIDS)}")
+    return BidMade(_name(d, "player"), bid, meta=meta)
+
+
+_BUILDERS = {
+    HandStarted: _hand_started,
+    UpcardShown: lambda d, m: UpcardShown(_card(d, "card"), meta=m),
+    BidMade: _bid,
+    Exchanged: lambda d, m: Exchanged(_name(d, "player"), _need(d, "count", int), meta=m),
+    TrumpSixSwapped: lambda d, m: TrumpSixSwapped(_name(d, "player"), meta=m),
+    HandsKnown: _hands_known,
+    CardPlayed: lambda d, m: CardPlayed(_name(d, "player"), _card(d, "card"), meta=m),
+    FlagRuled: lambda d, m: FlagRuled(_name(d, "flag"), _need(d, "upheld", bool), meta=m),
+    Undo: lambda d, m: Undo(meta=m),
+    CardCorrected: lambda d, m: CardCorrected(_need(d, "target", int), _card(d, "card"), meta=m),
+}

@@ -1,0 +1,129 @@
+"""The hand-history format: one JSON document per session (see docs/hand-history.md).
+
+Reading is lenient, like a forgiving PGN reader: every broken record is reported with its
+position and skipped, and everything that can be kept is kept. Parsing works on text, not
+files, so the engine stays free of I/O.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .events import CardCorrected, Event, EventError, event_from_dict
+from .hand import IllegalEvent
+from .rules import HouseRules, RulesError
+from .session import Session
+
+FORMAT = "chratze-hand-history"
+VERSION = 1
+
+
+class HistoryError(ValueError):
+    """A history that could not be read without loss; ``problems`` lists every one."""
+
+    def __init__(self, problems: list["Problem"]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(str(p) for p in problems))
+
+
+@dataclass(frozen=True)
+class Problem:
+    where: str  # e.g. "events[12]" or "line 3 column 5"
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+@dataclass
+class ReadResult:
+    session: Session
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def dumps(session: Session) -> str:
+    """Serialise a session: the raw log, corrections included, one event per line."""
+    head = {"format": FORMAT, "version": VERSION, "rules": session.rules.to_dict(), "meta": session.meta}
+    lines = [json.dumps(ev.to_dict(), ensure_ascii=False) for ev in session.log]
+    body = json.dumps(head, ensure_ascii=False, indent=2)[:-2]
+    events = ",\n    ".join(lines)
+    return f'{body},\n  "events": [\n    {events}\n  ]\n}}\n'
+
+
+def to_dict(session: Session) -> dict[str, Any]:
+    return json.loads(dumps(session))
+
+
+def read(text: str) -> ReadResult:
+    """Read a history, keeping all that can be kept; never raises for bad content."""
+    problems: list[Problem] = []
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return ReadResult(Session(), [Problem(f"line {exc.lineno} column {exc.colno}", f"not JSON: {exc.msg}")])
+    if not isinstance(doc, dict):
+        return ReadResult(Session(), [Problem("document", "a hand history is a JSON object")])
+    _check_header(doc, problems)
+    rules = _rules(doc, problems)
+    meta = doc.get("meta") if isinstance(doc.get("meta"), dict) else {}
+    session = Session(rules, meta)
+    events = doc.get("events")
+    if not isinstance(events, list):
+        problems.append(Problem("events", "missing or not a list"))
+        return ReadResult(session, problems)
+    _replay(session, events, problems)
+    return ReadResult(session, problems)
+
+
+def loads(text: str) -> Session:
+    """Read a history strictly: any problem raises HistoryError listing all of them."""
+    result = read(text)
+    if result.problems:
+        raise HistoryError(result.problems)
+    return result.session
+
+
+def _check_header(doc: dict, problems: list[Problem]) -> None:
+    if doc.get("format") != FORMAT:
+        problems.append(Problem("format", f"expected {FORMAT!r}, got {doc.get('format')!r}"))
+    version = doc.get("version")
+    if version != VERSION:
+        problems.append(Problem("version", f"this reader knows version {VERSION}, got {version!r}"))
+
+
+def _rules(doc: dict, problems: list[Problem]) -> HouseRules:
+    try:
+        raw = doc.get("rules") or {}
+        if not isinstance(raw, dict):
+            raise RulesError("must be an object")
+        return HouseRules.from_dict(raw)
+    except (RulesError, TypeError) as exc:
+        problems.append(Problem("rules", f"{exc}; using the default rules"))
+        return HouseRules()
+
+
+def _replay(session: Session, events: list[Any], problems: list[Problem]) -> None:
+    kept: dict[int, int] = {}  # position in the file -> position in the rebuilt log
+    for i, raw in enumerate(events):
+        where = f"events[{i}]"
+        try:
+            ev = event_from_dict(raw)
+            ev = _remap(ev, kept)
+            kept[i] = session.record(ev)
+        except (EventError, IllegalEvent) as exc:
+            hand = len(session.hands)
+            problems.append(Problem(f"{where} (hand {hand})" if hand else where, str(exc)))
+
+
+def _remap(ev: Event, kept: dict[int, int]) -> Event:
+    if not isinstance(ev, CardCorrected):
+        return ev
+    if ev.target not in kept:
+        raise EventError(f"corrects events[{ev.target}], which was not kept")
+    return replace(ev, target=kept[ev.target])

@@ -1,0 +1,102 @@
+"""What a session's record says, hand by hand: the data behind ``chratze replay`` and the page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import SUITS, FRENCH_SUIT_NAMES
+from .hand import Hand
+from .session import Session
+from .settlement import Settlement
+
+
+def hand_summary(hand: Hand, settlement: Settlement) -> dict[str, Any]:
+    name = hand.seats
+    return {
+        "hand": hand.number,
+        "seats": list(name),
+        "dealer": name[hand.dealer],
+        "upcards": [c.code for c in hand.upcards],
+        "trump": SUITS[hand.trump] if hand.trump is not None else None,
+        "blind": hand.blind,
+        "chratzer": name[hand.chratzer] if hand.chratzer is not None else None,
+        "active": [name[q] for q in range(hand.n) if hand.active[q]],
+        "phase": hand.phase,
+        "result": hand.result,
+        "tricks": [
+            {"number": t.number, "leader": name[t.leader],
+             "cards": [{"player": name[x.player], "card": x.card.code} for x in t.plays],
+             "winner": name[t.winner] if t.winner is not None else None}
+            for t in hand.tricks
+        ],
+        "tricks_won": {name[q]: hand.tricks_won[q] for q in range(hand.n) if hand.active[q]},
+        "flags": [f.to_dict() for f in hand.flags.values()],
+        "settlement": settlement.to_dict(),
+    }
+
+
+def session_summary(session: Session) -> dict[str, Any]:
+    hands = [hand_summary(h, s) for h, s in zip(session.hands, session.settlements())]
+    return {
+        "rules": session.rules.to_dict(),
+        "hands": hands,
+        "pot": session.pot,
+        "next_ante": session.ante_due(),
+        "balances": session.balances,
+        "settle_up": [p.to_dict() for p in session.settle_up()],
+    }
+
+
+def money(rappen: int) -> str:
+    """Francs with two decimals from integer Rappen, e.g. 220 -> '2.20'."""
+    sign = "-" if rappen < 0 else ""
+    return f"{sign}{abs(rappen) // 100}.{abs(rappen) % 100:02d}"
+
+
+def format_text(summary: dict[str, Any]) -> str:
+    out: list[str] = []
+    for h in summary["hands"]:
+        out.extend(_hand_lines(h))
+        out.append("")
+    out.append(f"Pot now: {money(summary['pot'])} (next ante {money(summary['next_ante'])} each)")
+    out.append("Balances: " + ", ".join(f"{k} {money(v)}" for k, v in summary["balances"].items()))
+    if summary["settle_up"]:
+        out.append("Settle-up: " + "; ".join(
+            f"{p['payer']} pays {p['payee']} {money(p['amount'])}" for p in summary["settle_up"]))
+    return "\n".join(out)
+
+
+def _hand_lines(h: dict[str, Any]) -> list[str]:
+    s = h["settlement"]
+    trump = FRENCH_SUIT_NAMES.get(h["trump"], "-") if h["trump"] else "-"
+    lines = [f"Hand {h['hand']}: dealer {h['dealer']}, upcard {' '.join(h['upcards']) or '-'} "
+             f"(trump {trump}), pot {money(s['pot'])}"]
+    if h["chratzer"]:
+        blind = f" ({h['blind'].replace('_', ' ')})" if h["blind"] else ""
+        lines.append(f"  Chratzer {h['chratzer']}{blind}; playing: {', '.join(h['active'])}")
+    for t in h["tricks"]:
+        cards = " ".join(f"{c['player']}:{c['card']}" for c in t["cards"])
+        lines.append(f"  Trick {t['number']}: {cards} -> {t['winner']}")
+    if h["tricks_won"]:
+        lines.append("  Tricks: " + ", ".join(f"{k} {v}" for k, v in h["tricks_won"].items()))
+    for f in h["flags"]:
+        lines.append(f"  FLAG trick {f['trick']} {f['player']} {f['card']}: {f['rule']} ({f['text']}); "
+                     f"evidence: {'; '.join(f['evidence'])} [{f['status']}]")
+    lines.append(f"  Result: {_outcome(h, s)}")
+    if s["payouts"]:
+        lines.append("  Payouts: " + ", ".join(f"{k} {money(v)}" for k, v in s["payouts"].items()))
+    if s["penalties"]:
+        lines.append("  Penalties: " + ", ".join(f"{k} {money(v)}" for k, v in s["penalties"].items()))
+    lines.append(f"  Pot carried out: {money(s['carried_out'])}")
+    return lines
+
+
+def _outcome(h: dict[str, Any], s: dict[str, Any]) -> str:
+    if s["outcome"] == "susi":
+        return f"nobody came along: {h['chratzer']} takes the pot ({s['susi']} is the Susi)"
+    if s["outcome"] == "passed_out":
+        return "nobody chratzed: the pot stays and the dealer deals again"
+    if s["outcome"] in ("open", "abandoned"):
+        return f"hand {s['outcome']} ({h['phase']})"
+    made = ", ".join(s["winners"]) or "nobody"
+    return f"made their tricks: {made}; failed: {', '.join(s['failed']) or 'nobody'}"
