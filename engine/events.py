@@ -22,7 +22,7 @@ class EventError(ValueError):
 @dataclass(frozen=True)
 class Event:
     type: ClassVar[str] = ""
-    meta: Mapping[str, Any] = field(default_factory=dict, kw_only=True, compare=False)
+    meta: Mapping[str, Any] | None = field(default=None, kw_only=True, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.type}
@@ -183,7 +183,7 @@ def event_from_dict(data: Any) -> Event:
     meta = data.get("meta") or {}
     if not isinstance(meta, Mapping):
         raise EventError("field 'meta' must be an object")
-    return _BUILDERS[cls](data, dict(meta))
+    return _BUILDERS[cls](data, dict(meta) or None)
 
 
 def _hand_started(d: Mapping[str, Any], meta: dict) -> HandStarted:

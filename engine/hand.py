@@ -43,6 +43,7 @@ class Play:
 class Trick:
     number: int
     leader: int
+    expected: list[int]  # who must play to it, from the leader on
     plays: list[Play] = field(default_factory=list)
     winner: int | None = None
 
@@ -163,7 +164,7 @@ class Hand:
     def _single_blind(self, p: int) -> None:
         if not self.rules.blind_allowed:
             raise IllegalEvent("blind is not allowed at this table")
-        if self.phase != "auction" or len(self.upcards) != 1 or self.bid_pos != 0:
+        if self.phase != "auction" or len(self.upcards) != 1 or self.bids:
             raise IllegalEvent("blind must be announced after the first upcard, before any bid")
         if p != self.dealer:
             raise IllegalEvent("only the dealer may play blind")
@@ -320,7 +321,7 @@ class Hand:
             raise IllegalEvent(f"no card is played during {self.phase}")
         self.phase = "play"  # a first card closes an exchange nobody finished recording
         if self.trick is None:
-            self.trick = Trick(1, self._next_leader(self.chratzer))
+            self.trick = self._new_trick(1, self.chratzer)
         trick = self.trick
         c = ev.card
         led = trick.plays[0].card.suit if trick.plays else None
@@ -347,7 +348,7 @@ class Hand:
             self.known_hands[p].discard(c)
         self.plays_by[p].append(play)
         trick.plays.append(play)
-        if len(trick.plays) == len(self._expected(trick)):
+        if len(trick.plays) == len(trick.expected):
             self._close_trick(trick)
 
     def _flag_card_identity(self, play: Play) -> None:
@@ -399,22 +400,14 @@ class Hand:
         if evidence not in flag.evidence:
             flag.evidence.append(evidence)
 
-    def _expected(self, trick: Trick) -> list[int]:
-        """Active players who still hold a card when this trick starts, from its leader on."""
-        out = []
-        for k in range(self.n):
-            q = (trick.leader + k) % self.n
-            if self.active[q] and sum(1 for x in self.plays_by[q] if x.trick < trick.number) < self.held[q]:
-                out.append(q)
-        return out
-
-    def _next_leader(self, start: int | None) -> int:
-        assert start is not None
-        for k in range(self.n):
-            q = (start + k) % self.n
-            if self.active[q] and len(self.plays_by[q]) < self.held[q]:
-                return q
-        return start
+    def _new_trick(self, number: int, leader: int | None) -> Trick:
+        """A trick led by ``leader`` (or the next seat that still holds a card), expecting every
+        active player who still holds one."""
+        assert leader is not None
+        n, active, held, plays_by = self.n, self.active, self.held, self.plays_by
+        order = [(leader + k) % n for k in range(n)]
+        expected = [q for q in order if active[q] and len(plays_by[q]) < held[q]]
+        return Trick(number, expected[0] if expected else leader, expected)
 
     def _close_trick(self, trick: Trick) -> None:
         i = trick_winner_index([x.card for x in trick.plays], self.trump)
@@ -427,7 +420,7 @@ class Hand:
             self.phase = "done"
             self.result = "played"
         else:
-            self.trick = Trick(trick.number + 1, self._next_leader(w))
+            self.trick = self._new_trick(trick.number + 1, w)
 
     # ----------------------------------------------------------------- queries
     def whose_turn(self) -> int | None:
@@ -439,9 +432,12 @@ class Hand:
         if self.phase == "exchange" and self.exchange_pos < len(self.exchange_order):
             return self.exchange_order[self.exchange_pos]
         if self.phase in ("exchange", "play"):
-            trick = self.trick or Trick(1, self._next_leader(self.chratzer))
-            played = {x.player for x in trick.plays}
-            return next((q for q in self._expected(trick) if q not in played), None)
+            trick = self.trick or self._new_trick(1, self.chratzer)
+            played = [x.player for x in trick.plays]
+            for q in trick.expected:
+                if q not in played:
+                    return q
+            return None
         return None
 
     def legal_moves(self, player: str) -> list[Card]:

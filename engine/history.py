@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .events import CardCorrected, Event, EventError, event_from_dict
+from .events import CardCorrected, Event, EventError, HandStarted, event_from_dict
 from .hand import IllegalEvent
 from .rules import HouseRules, RulesError
 from .session import Session
@@ -112,13 +112,30 @@ def _replay(session: Session, events: list[Any], problems: list[Problem]) -> Non
     kept: dict[int, int] = {}  # position in the file -> position in the rebuilt log
     for i, raw in enumerate(events):
         where = f"events[{i}]"
+        hand = len(session.hands)
+        if hand:
+            where += f" (hand {hand})"
         try:
-            ev = event_from_dict(raw)
-            ev = _remap(ev, kept)
-            kept[i] = session.record(ev)
+            ev = _remap(event_from_dict(raw), kept)
+            kept[i] = _record(session, ev, where, problems)
         except (EventError, IllegalEvent) as exc:
-            hand = len(session.hands)
-            problems.append(Problem(f"{where} (hand {hand})" if hand else where, str(exc)))
+            problems.append(Problem(where, str(exc)))
+
+
+def _record(session: Session, ev: Event, where: str, problems: list[Problem]) -> int:
+    """Record ``ev``; a new hand resynchronises on the pot the readable record gives, so one
+    broken hand does not make every later hand unreadable (money stays conserved)."""
+    try:
+        return session.record(ev)
+    except IllegalEvent as exc:
+        if not isinstance(ev, HandStarted):
+            raise
+        fixed = replace(ev, carried=session.pot, ante=session.ante_due())
+        if fixed == ev:
+            raise
+        position = session.record(fixed)
+        problems.append(Problem(where, f"{exc}; reading on with pot {fixed.carried} and ante {fixed.ante}"))
+        return position
 
 
 def _remap(ev: Event, kept: dict[int, int]) -> Event:

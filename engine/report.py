@@ -77,7 +77,7 @@ def _hand_lines(h: dict[str, Any]) -> list[str]:
     for t in h["tricks"]:
         cards = " ".join(f"{c['player']}:{c['card']}" for c in t["cards"])
         lines.append(f"  Trick {t['number']}: {cards} -> {t['winner']}")
-    if h["tricks_won"]:
+    if h["tricks"]:
         lines.append("  Tricks: " + ", ".join(f"{k} {v}" for k, v in h["tricks_won"].items()))
     for f in h["flags"]:
         lines.append(f"  FLAG trick {f['trick']} {f['player']} {f['card']}: {f['rule']} ({f['text']}); "

@@ -79,7 +79,7 @@ class _Sim:
 
     def auction(self, chratze_rate: float, metcho_rate: float, blind_rate: float) -> None:
         h, rng = self.hand, self.rng
-        if self.rules.blind_allowed and rng.random() < blind_rate:
+        if self.rules.blind_allowed and h.phase == "auction" and rng.random() < blind_rate:
             self.do(BidMade(h.seats[h.dealer], "blind"))
             self.cards[h.dealer].append(h.upcards[0])
         while h.phase in ("auction", "deal", "joining"):

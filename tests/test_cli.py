@@ -1,0 +1,46 @@
+"""``chratze replay`` on the shipped examples."""
+
+import json
+from pathlib import Path
+
+from chratze.cli import main
+
+ROOT = Path(__file__).parent.parent
+EVENING = ROOT / "docs" / "examples" / "evening.json"
+
+
+def test_replay_prints_tricks_flags_payouts_and_balances(capsys):
+    assert main(["replay", str(EVENING)]) == 0
+    out = capsys.readouterr().out
+    assert "Hand 1: dealer Anna" in out
+    assert "Payouts: Cla 0.50, Doris 0.50" in out  # the worked example of RULES.md §4
+    assert "Penalties: Beat 2.00, Erich 1.00" in out
+    assert "FLAG trick 1 Erich Kd: revoke" in out
+    assert "Cla is the Susi" in out
+    assert "Balances:" in out and "Settle-up:" in out
+
+
+def test_replay_json(capsys):
+    assert main(["replay", "--json", str(EVENING)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    h1 = doc["hands"][0]
+    assert [t["winner"] for t in h1["tricks"]] == ["Beat", "Doris", "Doris", "Cla"]
+    assert h1["settlement"]["carried_out"] + 5 * 20 == 400
+    assert sum(doc["balances"].values()) + doc["pot"] == 0
+
+
+def test_replay_every_shipped_example():
+    for path in (ROOT / "docs" / "examples").glob("*.json"):
+        assert main(["replay", str(path)]) == 0, path
+
+
+def test_replay_reports_problems_and_exits_1_but_prints_what_it_could_read(capsys):
+    assert main(["replay", str(ROOT / "tests" / "data" / "broken.json")]) == 1
+    captured = capsys.readouterr()
+    assert "events[2] (hand 1): field 'card': unknown card 'Xx'" in captured.err
+    assert "Hand 4" in captured.out
+
+
+def test_replay_a_missing_file_is_a_clear_error(capsys, tmp_path):
+    assert main(["replay", str(tmp_path / "nope.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
