@@ -11,6 +11,13 @@ def test_every_seated_player_antes_into_the_pot():
     assert t.hand.pot == 40 + 5 * 20
 
 
+@pytest.mark.parametrize("n", range(2, 8))
+def test_four_cards_each_and_the_upcard_leave_the_rest_as_the_stock(n):
+    t = Table(" ".join(f"P{i}" for i in range(n))).up("Ah")
+    assert t.hand.held == [4] * n
+    assert t.hand.stock == 36 - 4 * n - 1
+
+
 def test_the_upcard_sets_trump():
     t = Table().up("Qs")
     assert t.hand.trump == 2  # spades
