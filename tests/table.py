@@ -59,9 +59,11 @@ class Table:
 
 
 def playing(seats: str = "Anna Beat Cla Doris", upcard: str = "7h", chratzer: str = "Beat",
-            join: str = "metcho", **house: object) -> Table:
-    """A hand that reaches play: dealer first seat, the named Chratzer, everyone else ``join``."""
-    t = Table(seats, **house).up(upcard)
+            join: str = "metcho", along: set[str] | None = None, carried: int = 0,
+            **house: object) -> Table:
+    """A hand past the auction: dealer first seat, the named Chratzer; everyone else says
+    ``join``, or ``metcho`` if in ``along`` and ``weg`` if not."""
+    t = Table(seats, carried=carried, **house).up(upcard)
     names = seats.split()
     n = len(names)
     for k in range(1, n + 1):
@@ -72,5 +74,6 @@ def playing(seats: str = "Anna Beat Cla Doris", upcard: str = "7h", chratzer: st
         t.say(f"{p} weg")
     ci = names.index(chratzer)
     for k in range(1, n):
-        t.say(f"{names[(ci + k) % n]} {join}")
+        q = names[(ci + k) % n]
+        t.say(f"{q} {join if along is None else ('metcho' if q in along else 'weg')}")
     return t

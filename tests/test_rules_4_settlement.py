@@ -1,26 +1,14 @@
 """RULES.md §4 and §5: settling the pot, in integer Rappen."""
 
 from engine import settle
-from tests.table import Table
+from tests.table import Table, playing
 
 FIVE = "Anna Beat Cla Doris Erich"
 
 
 def finished(seats, tricks, chratzer, others_active, carried=0, **house):
     """A played hand whose trick counts are ``tricks`` (player -> tricks), built card by card."""
-    t = Table(seats, carried=carried, **house).up("6c")
-    names = seats.split()
-    n = len(names)
-    for k in range(1, n + 1):
-        p = names[k % n]
-        if p == chratzer:
-            t.say(f"{p} chratze")
-            break
-        t.say(f"{p} weg")
-    ci = names.index(chratzer)
-    for k in range(1, n):
-        q = names[(ci + k) % n]
-        t.say(f"{q} {'metcho' if q in others_active else 'weg'}")
+    t = playing(seats, "6c", chratzer, along=others_active, carried=carried, **house)
     _play_to_counts(t, tricks)
     return t.hand
 
