@@ -58,6 +58,66 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _recognizer(args: argparse.Namespace):
+    from vision.recognize import Recognizer
+
+    return Recognizer(args.detector, args.classifier, conf=args.conf)
+
+
+def _detect(args: argparse.Namespace) -> int:
+    from vision.recognize import ModelMissing, read_image
+
+    try:
+        recognize = _recognizer(args)
+    except ModelMissing as exc:
+        print(f"chratze detect: {exc}", file=sys.stderr)
+        return 2
+    status, results = 0, []
+    for path in args.images:
+        try:
+            found = recognize(read_image(path))
+        except ValueError as exc:
+            print(f"{exc}", file=sys.stderr)
+            results.append({"image": str(path), "error": str(exc)})
+            status = 1
+            continue
+        results.append({"image": str(path), "cards": [d.to_dict() for d in found]})
+        if not args.json:
+            print(f"{path}: {len(found)} card(s)")
+            for d in found:
+                x1, y1, x2, y2 = d.box
+                print(f"  {d.card:3s} {d.confidence:.2f}  box {x1:.0f},{y1:.0f} {x2:.0f},{y2:.0f}  "
+                      f"corners {' '.join(f'{x:.0f},{y:.0f}' for x, y in d.corners)}")
+    if args.json:
+        json.dump(results, sys.stdout, indent=2)
+        print()
+    return status
+
+
+def _eval_detector(args: argparse.Namespace) -> int:
+    from vision.evaluate import evaluate_generated, evaluate_real
+
+    recognize = _recognizer(args)
+    if args.scenes:
+        rep = evaluate_generated(recognize, args.scenes)
+        print("\n".join(rep.lines("generated validation scenes", "per-card accuracy")))
+    real = Path(args.real)
+    if real.is_dir():
+        rep = evaluate_real(recognize, real, args.limit)
+        print("\n".join(rep.lines(f"real photos ({real})", "rank accuracy")))
+    else:
+        print(f"real photos not found at {real}", file=sys.stderr)
+    return 0
+
+
+def _model_args(p: argparse.ArgumentParser) -> None:
+    from vision.recognize import CLASSIFIER, DETECTOR
+
+    p.add_argument("--detector", type=Path, default=DETECTOR)
+    p.add_argument("--classifier", type=Path, default=CLASSIFIER)
+    p.add_argument("--conf", type=float, default=0.35, help="detector score threshold")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="chratze", description="A referee for the Swiss card game Chratze.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -73,6 +133,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", help="file to write (default: standard output)")
     p.set_defaults(run=_simulate)
+
+    p = sub.add_parser("detect", help="find and name the cards in images")
+    p.add_argument("images", nargs="+")
+    p.add_argument("--json", action="store_true")
+    _model_args(p)
+    p.set_defaults(run=_detect)
+
+    p = sub.add_parser("eval-detector", help="recall, precision, accuracy and mAP of the shipped model")
+    p.add_argument("--scenes", type=int, default=200, help="generated validation scenes (0: skip)")
+    p.add_argument("--real", default=str(Path(__file__).resolve().parent.parent.parent / "shared" / "real" / "poker-photos"))
+    p.add_argument("--limit", type=int, default=None, help="at most this many real photos")
+    _model_args(p)
+    p.set_defaults(run=_eval_detector)
     return parser
 
 

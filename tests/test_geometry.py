@@ -1,0 +1,40 @@
+"""Ordering card corners and cutting upright crops."""
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.geometry import order_quad, rectify
+
+
+def rect(cx, cy, w, h, deg):
+    return cv2.boxPoints(((cx, cy), (w, h), deg)).astype(np.float32)
+
+
+@pytest.mark.parametrize("deg", [0, 17, 45, 89, 90, 133, 180, 271])
+def test_corners_come_clockwise_with_the_long_side_vertical(deg):
+    q = order_quad(rect(200, 150, 60, 90, deg))
+    short = np.linalg.norm(q[1] - q[0])
+    long = np.linalg.norm(q[2] - q[1])
+    assert short < long
+    signed = sum(q[i, 0] * q[(i + 1) % 4, 1] - q[(i + 1) % 4, 0] * q[i, 1] for i in range(4))
+    assert signed > 0  # clockwise in image coordinates: never mirrored
+
+
+def test_rectify_returns_the_card_upright_or_upside_down_never_mirrored():
+    face = np.zeros((90, 60, 3), np.uint8)
+    face[:30, :20] = (255, 0, 0)  # a red mark in the top-left corner
+    canvas = np.full((300, 300, 3), 40, np.uint8)
+    angle = math.radians(30)
+    src = np.float32([[0, 0], [59, 0], [59, 89], [0, 89]])
+    c, s = math.cos(angle), math.sin(angle)
+    dst = (src - [30, 45]) @ np.float32([[c, s], [-s, c]]) + [150, 150]
+    m = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    cv2.warpPerspective(face, m, (300, 300), canvas, borderMode=cv2.BORDER_TRANSPARENT)
+    crop = rectify(canvas, dst, (60, 90))
+    red = crop[..., 0] > 128
+    ys, xs = np.nonzero(red)
+    # the mark is in the top-left (upright) or bottom-right (turned) corner, not top-right (mirrored)
+    assert (xs.mean() < 30 and ys.mean() < 45) or (xs.mean() > 30 and ys.mean() > 45)

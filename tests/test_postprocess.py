@@ -1,0 +1,41 @@
+"""Detector output -> oriented boxes in image pixels: letterbox mapping and rotated NMS."""
+
+import numpy as np
+
+from vision.recognize import Recognizer, letterbox
+
+
+class FakeSession:
+    def __init__(self, out):
+        self.out = out
+
+    def get_inputs(self):
+        return [type("I", (), {"name": "images", "shape": [1, 3, 320, 320]})()]
+
+    def run(self, _names, _feeds):
+        return [self.out]
+
+
+def recognizer_with(out):
+    r = object.__new__(Recognizer)
+    r.det, r.det_size, r.conf, r.iou = FakeSession(out), 320, 0.35, 0.5
+    return r
+
+
+def test_letterbox_keeps_the_aspect_and_centres_the_picture():
+    img = np.zeros((480, 640, 3), np.uint8)
+    out, r, (left, top) = letterbox(img, 320)
+    assert out.shape == (320, 320, 3) and r == 0.5 and (left, top) == (0, 40)
+
+
+def test_boxes_map_back_to_the_frame_and_overlaps_are_suppressed():
+    # columns: cx cy w h score angle; two near-identical boxes and one below threshold
+    dets = np.array([[160, 160, 40, 60, 0.9, 0.3], [161, 160, 40, 60, 0.8, 0.3],
+                     [50, 100, 40, 60, 0.2, 0.0], [250, 200, 30, 50, 0.7, 0.0]], np.float32)
+    r = recognizer_with(dets.T[None])
+    found = r.detect_cards(np.zeros((480, 640, 3), np.uint8))
+    assert len(found) == 2
+    (q1, s1), (q2, s2) = sorted(found, key=lambda t: -t[1])
+    assert s1 == np.float32(0.9)
+    assert np.allclose(q1.mean(axis=0), [320, 240], atol=1)  # (160, 160 - 40) / 0.5
+    assert np.allclose(q2.mean(axis=0), [500, 320], atol=1)

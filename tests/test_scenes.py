@@ -1,0 +1,78 @@
+"""The synthetic scene generator and dataset writer."""
+
+import numpy as np
+import pytest
+
+from datasets.art import CLASS_NAMES, all_packs, drawn_pack, scanned_pack
+from datasets.build import build, obb_label_line
+from datasets.scenes import SceneOptions, render_scene
+
+
+@pytest.fixture(scope="module")
+def packs():
+    return all_packs()
+
+
+def test_both_swiss_packs_are_read_from_shared_with_36_cards_and_a_back():
+    for name in ("swiss-french", "swiss-german"):
+        pack = scanned_pack(name)
+        assert set(pack) == set(CLASS_NAMES) | {"back"}
+
+
+def test_the_drawn_french_pack_has_36_different_faces():
+    pack = drawn_pack(0)
+    faces = {pack[c].tobytes() for c in CLASS_NAMES}
+    assert len(faces) == 36
+
+
+def test_a_scene_is_a_pure_function_of_its_seed(packs):
+    a, b = render_scene(42, packs), render_scene(42, packs)
+    assert np.array_equal(a.image, b.image)
+    assert [c.code for c in a.cards] == [c.code for c in b.cards]
+    assert not np.array_equal(a.image, render_scene(43, packs).image)
+
+
+def test_labelled_cards_are_face_up_visible_and_inside_the_picture(packs):
+    n = 0
+    for seed in range(30):
+        sc = render_scene(seed, packs)
+        h, w = sc.image.shape[:2]
+        assert sc.image.shape == (480, 640, 3) and sc.image.dtype == np.uint8
+        for c in sc.labelled():
+            n += 1
+            assert c.code in CLASS_NAMES and c.visible >= 0.35
+            centre = c.quad.mean(axis=0)
+            assert 0 <= centre[0] < w and 0 <= centre[1] < h
+    assert n > 30
+
+
+def test_card_backs_and_empty_tables_are_negatives(packs):
+    opts = SceneOptions(back_rate=1.0)
+    assert all(not render_scene(s, packs, opts).labelled() for s in range(5))
+    assert not render_scene(0, packs, SceneOptions(empty_rate=1.0)).cards
+
+
+def test_no_scene_is_mirrored(packs):
+    """Projected card corners keep their clockwise order: a mirrored card is another card."""
+    for seed in range(40):
+        for c in render_scene(seed, packs).cards:
+            q = c.quad
+            signed = sum(q[i, 0] * q[(i + 1) % 4, 1] - q[(i + 1) % 4, 0] * q[i, 1] for i in range(4))
+            assert signed > 0
+
+
+def test_obb_labels_are_class_0_and_eight_normalised_coordinates():
+    line = obb_label_line(np.array([[10, 20], [110, 20], [110, 170], [10, 170]], np.float32), 640, 480)
+    parts = line.split()
+    assert parts[0] == "0" and len(parts) == 9
+    assert all(0 <= float(v) <= 1 for v in parts[1:])
+
+
+def test_build_writes_an_ultralytics_dataset(tmp_path):
+    data = build(tmp_path, train=6, val=2, seed=5, workers=1, progress=False)
+    assert "names:\n  0: card" in data.read_text()
+    images = sorted((tmp_path / "detect" / "images" / "train").glob("*.jpg"))
+    labels = sorted((tmp_path / "detect" / "labels" / "train").glob("*.txt"))
+    assert len(images) == len(labels) == 6
+    crops = list((tmp_path / "classify" / "train").glob("*/*.jpg"))
+    assert crops and {p.parent.name for p in crops} <= set(CLASS_NAMES)

@@ -1,0 +1,73 @@
+"""A tiny end-to-end run, fully offline: synthetic data -> train both stages -> ONNX -> detect.
+
+Every socket call is blocked and recorded; the run must not try the network even once
+(online check, telemetry, settings sync, fonts for the plots, weight downloads).
+"""
+
+import json
+import socket
+from pathlib import Path
+
+import pytest
+
+from chratze.cli import main
+
+
+@pytest.fixture(scope="module")
+def offline_run(tmp_path_factory):
+    attempts = []
+
+    def blocked(*args, **kwargs):
+        attempts.append(repr(args[:2]))
+        raise OSError("network blocked by the test")
+
+    mp = pytest.MonkeyPatch()
+    for name in ("create_connection", "getaddrinfo"):
+        mp.setattr(socket, name, blocked)
+    mp.setattr(socket.socket, "connect", blocked)
+    out = tmp_path_factory.mktemp("smoke")
+    mp.setenv("CHRATZE_YOLO_DIR", str(out / "yolo"))
+    from datasets.build import build
+    from vision import offline
+    from vision.train import CLASSIFIER, DETECTOR, export_onnx, train_stage
+
+    offline.go_offline()
+    data = build(out / "data", train=10, val=4, seed=3, workers=1, progress=False)
+    det = train_stage(DETECTOR, str(data), out / "runs", "det", epochs=1, imgsz=64, plots=True)
+    cls = train_stage(CLASSIFIER, str(out / "data" / "classify"), out / "runs", "cls", epochs=1, imgsz=32,
+                      plots=False)
+    models = {"det": export_onnx(det, 64, out / "models" / "det.onnx"),
+              "cls": export_onnx(cls, 32, out / "models" / "cls.onnx")}
+    mp.undo()
+    return out, models, attempts
+
+
+def test_training_and_export_never_touch_the_network(offline_run):
+    out, models, attempts = offline_run
+    assert attempts == []
+    assert all(p.is_file() and p.stat().st_size > 100_000 for p in models.values())
+    settings = json.loads((out / "yolo" / "Ultralytics" / "settings.json").read_text())
+    assert settings["sync"] is False
+
+
+def test_detect_prints_each_image_and_a_clear_error_for_a_bad_one(offline_run, tmp_path, capsys):
+    out, models, _ = offline_run
+    image = next((out / "data" / "detect" / "images" / "val").glob("*.jpg"))
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"not a jpeg")
+    code = main(["detect", "--json", "--conf", "0.0", "--detector", str(models["det"]),
+                 "--classifier", str(models["cls"]), str(broken), str(tmp_path / "missing.jpg"), str(image)])
+    captured = capsys.readouterr()
+    assert code == 1
+    results = json.loads(captured.out)
+    assert [("error" in r) for r in results] == [True, True, False]
+    assert "not an image" in results[0]["error"] and "no such file" in results[1]["error"]
+    for d in results[2]["cards"]:
+        assert {"card", "confidence", "box", "corners", "alternatives"} <= set(d)
+        assert len(d["corners"]) == 4
+
+
+def test_detect_without_a_model_is_a_clear_error(tmp_path, capsys):
+    code = main(["detect", "--detector", str(tmp_path / "none.onnx"), "x.jpg"])
+    assert code == 2
+    assert "model file not found" in capsys.readouterr().err

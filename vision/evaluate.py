@@ -1,0 +1,153 @@
+"""How well recognition does: on generated scenes (full labels) and on real photos (rank-only).
+
+Generated scenes are rendered from seeds the training set never used, so no files are needed.
+The real set is ``../shared/real/poker-photos``: Pascal-VOC boxes around whole cards, labelled
+with the rank only.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+import cv2
+import numpy as np
+
+from .geometry import box_iou
+from .recognize import Detection, read_image
+
+RANK_OF_NAME = {"six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "T", "jack": "J",
+                "queen": "Q", "king": "K", "ace": "A"}
+EVAL_SEED = 987_654  # far from the training seeds
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    inter, _ = cv2.intersectConvexConvex(cv2.convexHull(a), cv2.convexHull(b))
+    union = abs(cv2.contourArea(a)) + abs(cv2.contourArea(b)) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def _match(preds: list, gts: list, iou: Callable, thr: float) -> list[tuple[int, int, float]]:
+    """Greedy matching, highest confidence first: (pred index, gt index, iou)."""
+    pairs, used = [], set()
+    order = sorted(range(len(preds)), key=lambda i: -preds[i][1])
+    for i in order:
+        best, bj = thr, -1
+        for j, g in enumerate(gts):
+            if j in used:
+                continue
+            v = iou(preds[i][0], g[0])
+            if v >= best:
+                best, bj = v, j
+        if bj >= 0:
+            used.add(bj)
+            pairs.append((i, bj, best))
+    return pairs
+
+
+def average_precision(scored: list[tuple[float, bool]], n_gt: int) -> float:
+    """COCO-style 101-point interpolated AP."""
+    if n_gt == 0:
+        return float("nan")
+    scored = sorted(scored, key=lambda t: -t[0])
+    tp = np.cumsum([s[1] for s in scored]) if scored else np.array([])
+    fp = np.cumsum([not s[1] for s in scored]) if scored else np.array([])
+    recall = tp / n_gt if len(tp) else np.array([0.0])
+    precision = tp / np.maximum(tp + fp, 1) if len(tp) else np.array([0.0])
+    precision = np.maximum.accumulate(precision[::-1])[::-1]
+    ap = 0.0
+    for r in np.linspace(0, 1, 101):
+        k = np.searchsorted(recall, r, side="left")
+        ap += precision[k] if k < len(precision) else 0.0
+    return ap / 101
+
+
+def detection_map(frames: list[tuple[list, list]], thresholds: Iterable[float]) -> dict[float, float]:
+    """Class-aware mAP over frames of (predictions [(quad, conf, card)], truths [(quad, card)])."""
+    classes = {g[1] for _, gts in frames for g in gts}
+    out = {}
+    for t in thresholds:
+        aps = []
+        for c in classes:
+            scored, n_gt = [], 0
+            for preds, gts in frames:
+                p = [(q, s) for q, s, k in preds if k == c]
+                g = [(q, k) for q, k in gts if k == c]
+                n_gt += len(g)
+                matched = {i for i, _, _ in _match(p, g, quad_iou, t)}
+                scored += [(p[i][1], i in matched) for i in range(len(p))]
+            aps.append(average_precision(scored, n_gt))
+        out[t] = float(np.nanmean(aps)) if aps else float("nan")
+    return out
+
+
+@dataclass
+class Report:
+    frames: int
+    truths: int
+    predictions: int
+    recall: float
+    precision: float
+    accuracy: float  # per-card (generated) or rank (real), over matched truths
+    map50: float | None = None
+    map50_95: float | None = None
+
+    def lines(self, title: str, what: str) -> list[str]:
+        out = [f"{title}: {self.frames} images, {self.truths} cards, {self.predictions} detections",
+               f"  box recall@0.5     {self.recall:.3f}", f"  box precision@0.5  {self.precision:.3f}",
+               f"  {what:18s} {self.accuracy:.3f}"]
+        if self.map50 is not None:
+            out += [f"  mAP50              {self.map50:.3f}", f"  mAP50-95           {self.map50_95:.3f}"]
+        return out
+
+
+def evaluate_generated(recognizer: Callable[[np.ndarray], list[Detection]], scenes: int = 200,
+                       seed: int = EVAL_SEED) -> Report:
+    from datasets.art import all_packs  # noqa: PLC0415 - only evaluation needs the art
+    from datasets.scenes import render_scene  # noqa: PLC0415
+
+    packs = all_packs()
+    frames, n_pred, hits, right, n_gt = [], 0, 0, 0, 0
+    for i in range(scenes):
+        sc = render_scene(seed + i, packs)
+        gts = [(c.quad, c.code) for c in sc.labelled()]
+        dets = recognizer(sc.image)
+        preds = [(np.array(d.corners, np.float32), d.confidence, d.card) for d in dets]
+        frames.append((preds, gts))
+        pairs = _match([(p[0], p[1]) for p in preds], gts, quad_iou, 0.5)
+        n_pred += len(preds)
+        n_gt += len(gts)
+        hits += len(pairs)
+        right += sum(preds[i][2] == gts[j][1] for i, j, _ in pairs)
+    maps = detection_map(frames, np.arange(0.5, 0.96, 0.05))
+    return Report(scenes, n_gt, n_pred, hits / max(n_gt, 1), hits / max(n_pred, 1), right / max(hits, 1),
+                  maps[0.5], float(np.mean(list(maps.values()))))
+
+
+def read_voc(xml_path: Path) -> list[tuple[tuple[float, float, float, float], str]]:
+    root = ET.parse(xml_path).getroot()
+    out = []
+    for obj in root.iter("object"):
+        b = obj.find("bndbox")
+        box = tuple(float(b.find(k).text) for k in ("xmin", "ymin", "xmax", "ymax"))
+        out.append((box, RANK_OF_NAME[obj.find("name").text.strip().lower()]))
+    return out
+
+
+def evaluate_real(recognizer: Callable[[np.ndarray], list[Detection]], folder: Path,
+                  limit: int | None = None) -> Report:
+    files = sorted(folder.glob("*.xml"))[:limit]
+    n_gt = n_pred = hits = right = 0
+    for xml in files:
+        gts = read_voc(xml)
+        dets = recognizer(read_image(xml.with_suffix(".JPG")))
+        preds = [(d.box, d.confidence, d.card[0]) for d in dets]
+        pairs = _match([(p[0], p[1]) for p in preds], gts, box_iou, 0.5)
+        n_gt += len(gts)
+        n_pred += len(preds)
+        hits += len(pairs)
+        right += sum(preds[i][2] == gts[j][1] for i, j, _ in pairs)
+    return Report(len(files), n_gt, n_pred, hits / max(n_gt, 1), hits / max(n_pred, 1), right / max(hits, 1))

@@ -1,0 +1,66 @@
+"""Card quadrilaterals: ordering corners and cutting an upright crop.
+
+Training crops and live crops are cut by this one function, from the same kind of quad (the
+detector's oriented box), so the classifier sees at the table what it was trained on.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+# The upright crop fed to the classifier is square: the card is stretched to fill it, so no
+# resize or centre crop in training or at the table ever cuts off a corner index.
+CROP_W, CROP_H = 96, 96
+
+
+def order_quad(pts: np.ndarray) -> np.ndarray:
+    """Corners clockwise from the top end's left, with the card's long side vertical.
+
+    A card lying sideways is turned upright; which end is up stays ambiguous (the classifier
+    is trained on both), and a mirrored order never occurs, so a crop is never mirrored.
+    """
+    pts = np.asarray(pts, dtype=np.float32).reshape(4, 2)
+    c = pts.mean(axis=0)
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    cyc = pts[np.argsort(ang)]  # clockwise in image coordinates (y down)
+    edges = [np.linalg.norm(cyc[(i + 1) % 4] - cyc[i]) for i in range(4)]
+    start = 0 if edges[0] + edges[2] <= edges[1] + edges[3] else 1  # edge 0->1 is a short side
+    cands = [start, start + 2]
+    mid_y = [(cyc[i % 4][1] + cyc[(i + 1) % 4][1]) / 2 for i in cands]
+    s = cands[int(np.argmin(mid_y))] % 4  # the short side nearer the top of the image
+    return np.roll(cyc, -s, axis=0)
+
+
+def obb_corners(cx: float, cy: float, w: float, h: float, angle_rad: float) -> np.ndarray:
+    """Four corners of an oriented box (Ultralytics xywhr)."""
+    return cv2.boxPoints(((cx, cy), (w, h), np.degrees(angle_rad))).astype(np.float32)
+
+
+def rectify(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
+    """An upright crop of the card at ``quad`` (any corner order)."""
+    w, h = size
+    src = order_quad(quad)
+    dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+def min_area_quad(quad: np.ndarray) -> np.ndarray:
+    """The oriented box a detector would give for a card whose true outline is ``quad``."""
+    return cv2.boxPoints(cv2.minAreaRect(np.asarray(quad, dtype=np.float32))).astype(np.float32)
+
+
+def quad_iou_aabb(a: np.ndarray, b: tuple[float, float, float, float]) -> float:
+    """IoU of the axis-aligned box around quad ``a`` with box ``b`` (x1, y1, x2, y2)."""
+    ax1, ay1 = a.min(axis=0)
+    ax2, ay2 = a.max(axis=0)
+    return box_iou((ax1, ay1, ax2, ay2), b)
+
+
+def box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return float(inter / union) if union > 0 else 0.0

@@ -1,0 +1,132 @@
+"""Image of the table -> the cards in it, with ONNX Runtime on the CPU (no torch).
+
+Two stages: an oriented-box detector finds every face-up card; each card is cut out upright
+(:func:`vision.geometry.rectify`) and a classifier trained on crops of the known card art
+names it. Each detection keeps the classifier's next-best cards so the live table can fall back
+to them when the best read is impossible (a card already played).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .geometry import CROP_H, CROP_W, obb_corners, order_quad, rectify
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+DETECTOR = MODELS / "card-detector.onnx"
+CLASSIFIER = MODELS / "card-classifier.onnx"
+
+
+@dataclass
+class Detection:
+    card: str  # e.g. "Ah"
+    confidence: float  # detector score x classifier probability
+    box: tuple[float, float, float, float]  # x1, y1, x2, y2 in image pixels
+    corners: list[tuple[float, float]]  # the oriented box, clockwise from the card's top left
+    detector_score: float = 1.0
+    alternatives: list[tuple[str, float]] = field(default_factory=list)  # next-best reads
+
+    def to_dict(self) -> dict:
+        return {"card": self.card, "confidence": round(self.confidence, 4),
+                "box": [round(v, 1) for v in self.box], "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+                "detector_score": round(self.detector_score, 4),
+                "alternatives": [[c, round(p, 4)] for c, p in self.alternatives]}
+
+
+class ModelMissing(FileNotFoundError):
+    pass
+
+
+def _session(path: Path, threads: int):
+    import onnxruntime as ort  # noqa: PLC0415 - keeps `import vision` light for the engine-only tools
+
+    if not path.is_file():
+        raise ModelMissing(f"model file not found: {path} (train one with `make model`)")
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
+def _names(session) -> list[str]:
+    raw = session.get_modelmeta().custom_metadata_map.get("names", "{}")
+    names = ast.literal_eval(raw)
+    return [names[i] for i in range(len(names))]
+
+
+def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Resize keeping the aspect ratio and pad to ``size`` square (Ultralytics' grey 114)."""
+    h, w = image.shape[:2]
+    r = min(size / h, size / w)
+    nw, nh = int(round(w * r)), int(round(h * r))
+    resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
+    out = np.full((size, size, 3), 114, np.uint8)
+    left, top = (size - nw) // 2, (size - nh) // 2
+    out[top:top + nh, left:left + nw] = resized
+    return out, r, (left, top)
+
+
+class Recognizer:
+    """Callable: RGB image -> list of :class:`Detection`, best first."""
+
+    def __init__(self, detector: Path = DETECTOR, classifier: Path = CLASSIFIER, conf: float = 0.35,
+                 iou: float = 0.5, threads: int = 2, top_k: int = 3) -> None:
+        self.det = _session(Path(detector), threads)
+        self.cls = _session(Path(classifier), threads)
+        self.det_size = int(self.det.get_inputs()[0].shape[2])
+        self.cls_size = int(self.cls.get_inputs()[0].shape[2])
+        self.names = _names(self.cls)
+        self.conf, self.iou, self.top_k = conf, iou, top_k
+
+    def detect_cards(self, rgb: np.ndarray) -> list[tuple[np.ndarray, float]]:
+        """Oriented boxes (corners in image pixels) and detector scores, after rotated NMS."""
+        img, r, (px, py) = letterbox(rgb, self.det_size)
+        x = img.transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+        out = self.det.run(None, {self.det.get_inputs()[0].name: x})[0][0]  # (4 + classes + 1, N)
+        scores = out[4:-1].max(axis=0)
+        keep = scores >= self.conf
+        if not keep.any():
+            return []
+        cx, cy, w, h = out[0, keep], out[1, keep], out[2, keep], out[3, keep]
+        ang, sc = out[-1, keep], scores[keep]
+        rects = [((float((a - px) / r), float((b - py) / r)), (float(c / r), float(d / r)), float(np.degrees(t)))
+                 for a, b, c, d, t in zip(cx, cy, w, h, ang)]
+        idx = cv2.dnn.NMSBoxesRotated(rects, sc.astype(float).tolist(), self.conf, self.iou)
+        idx = np.array(idx).reshape(-1)
+        return [(order_quad(cv2.boxPoints(rects[i])), float(sc[i])) for i in idx]
+
+    def classify(self, crop_rgb: np.ndarray) -> np.ndarray:
+        if crop_rgb.shape[0] != self.cls_size or crop_rgb.shape[1] != self.cls_size:
+            crop_rgb = cv2.resize(crop_rgb, (self.cls_size, self.cls_size), interpolation=cv2.INTER_AREA)
+        x = crop_rgb.transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+        return self.cls.run(None, {self.cls.get_inputs()[0].name: x})[0][0]
+
+    def __call__(self, rgb: np.ndarray) -> list[Detection]:
+        found = []
+        for quad, score in self.detect_cards(rgb):
+            probs = self.classify(rectify(rgb, quad, (CROP_W, CROP_H)))
+            best = np.argsort(probs)[::-1][: self.top_k]
+            x1, y1 = quad.min(axis=0)
+            x2, y2 = quad.max(axis=0)
+            found.append(Detection(
+                self.names[best[0]], float(score * probs[best[0]]), (float(x1), float(y1), float(x2), float(y2)),
+                [(float(a), float(b)) for a, b in quad], score,
+                [(self.names[i], float(probs[i])) for i in best[1:]]))
+        return sorted(found, key=lambda d: -d.confidence)
+
+
+def read_image(path: str | Path) -> np.ndarray:
+    """RGB image from a file; raises ValueError with the reason when it cannot be read."""
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"{p}: no such file")
+    data = np.fromfile(str(p), dtype=np.uint8)
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if img is None:
+        raise ValueError(f"{p}: not an image OpenCV can read")
+    return img[..., ::-1].copy()

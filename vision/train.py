@@ -1,0 +1,88 @@
+"""Train the two stages with Ultralytics, offline, and export them to ONNX.
+
+``python -m vision.train --data runs/data --out models`` regenerates nothing by itself; the
+Makefile's ``make model`` builds the data and then calls this. Both stages start from
+Ultralytics' model YAMLs (no pretrained weights exist offline).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import offline  # noqa: F401  (must precede ultralytics)
+
+
+@dataclass
+class StageConfig:
+    model_yaml: str
+    imgsz: int
+    epochs: int
+    batch: int = 16
+    extra: dict | None = None
+
+
+DETECTOR = StageConfig("yolo11n-obb.yaml", imgsz=320, epochs=30, batch=16,
+                       extra={"mosaic": 0.5, "degrees": 0.0, "scale": 0.3, "translate": 0.1})
+CLASSIFIER = StageConfig("yolo11n-cls.yaml", imgsz=96, epochs=10, batch=64,
+                         extra={"optimizer": "AdamW", "lr0": 0.002, "auto_augment": None, "erasing": 0.1,
+                                "hsv_h": 0.01, "scale": 0.1})  # random crops keep >= 90% of the card
+NO_MIRROR = {"fliplr": 0.0, "flipud": 0.0}  # a mirrored card is another card
+
+
+def _yolo():
+    from ultralytics import YOLO  # noqa: PLC0415
+    from ultralytics.utils import torch_utils  # noqa: PLC0415
+
+    offline.settings_offline()
+    torch_utils.NUM_THREADS = max(torch_utils.NUM_THREADS, 2)
+    return YOLO
+
+
+def train_stage(cfg: StageConfig, data: str, project: Path, name: str, device: str = "cpu",
+                epochs: int | None = None, imgsz: int | None = None, fraction: float = 1.0,
+                plots: bool = True) -> Path:
+    """Train one stage; returns the best ``.pt``."""
+    YOLO = _yolo()
+    model = YOLO(cfg.model_yaml)
+    args = dict(data=data, epochs=epochs or cfg.epochs, imgsz=imgsz or cfg.imgsz, batch=cfg.batch,
+                device=device, workers=0 if device == "cpu" else 8, project=str(project.resolve()), name=name,
+                exist_ok=True, plots=plots, amp=device != "cpu", verbose=False, seed=0, deterministic=False,
+                fraction=fraction, **NO_MIRROR, **(cfg.extra or {}))
+    model.train(**args)
+    return Path(model.trainer.best)
+
+
+def export_onnx(weights: Path, imgsz: int, out: Path) -> Path:
+    """ONNX for ONNX Runtime; no simplifier (it would want a network install)."""
+    YOLO = _yolo()
+    path = YOLO(str(weights)).export(format="onnx", imgsz=imgsz, simplify=False, dynamic=False, opset=17)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path, out)
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description="train detector and classifier, export ONNX")
+    ap.add_argument("--data", type=Path, required=True, help="folder written by datasets.build")
+    ap.add_argument("--out", type=Path, default=Path("models"))
+    ap.add_argument("--runs", type=Path, default=Path("runs"))
+    ap.add_argument("--device", default="cpu")
+    ap.add_argument("--det-epochs", type=int, default=DETECTOR.epochs)
+    ap.add_argument("--cls-epochs", type=int, default=CLASSIFIER.epochs)
+    ap.add_argument("--stage", choices=["both", "detect", "classify"], default="both")
+    args = ap.parse_args(argv)
+    if args.stage in ("both", "detect"):
+        best = train_stage(DETECTOR, str(args.data / "detect" / "data.yaml"), args.runs, "detect",
+                           args.device, args.det_epochs)
+        export_onnx(best, DETECTOR.imgsz, args.out / "card-detector.onnx")
+    if args.stage in ("both", "classify"):
+        best = train_stage(CLASSIFIER, str(args.data / "classify"), args.runs, "classify",
+                           args.device, args.cls_epochs)
+        export_onnx(best, CLASSIFIER.imgsz, args.out / "card-classifier.onnx")
+
+
+if __name__ == "__main__":
+    main()
