@@ -37,9 +37,10 @@ class Scene:
 @dataclass
 class SceneOptions:
     size: tuple[int, int] = (640, 480)
+    portrait_rate: float = 0.25  # phone photos: the same frame turned upright
     max_cards: int = 8
     max_tilt_deg: float = 60.0
-    card_px: tuple[float, float] = (60.0, 200.0)  # card height in image pixels when seen head-on
+    card_px: tuple[float, float] = (0.12, 0.7)  # card height head-on, as a fraction of the frame height
     empty_rate: float = 0.05
     back_rate: float = 0.1
     hand_rate: float = 0.35
@@ -222,17 +223,18 @@ def render_scene(seed: int, packs: dict[str, dict[str, np.ndarray]], opts: Scene
     """One synthetic frame and where each card lies in it."""
     opts = opts or SceneOptions()
     rng = np.random.default_rng(seed)
-    w, h = opts.size
+    w, h = opts.size if rng.random() >= opts.portrait_rate else opts.size[::-1]
+    size = (w, h)
     tilt = math.radians(rng.uniform(0, opts.max_tilt_deg))
-    hom = camera(rng, opts.size, tilt, rng.uniform(*opts.card_px))
-    img = table(rng, opts.size)
+    hom = camera(rng, size, tilt, h * math.exp(rng.uniform(*np.log(opts.card_px))))
+    img = table(rng, size)
     ids = np.full((h, w), -2, np.int16)  # -2 table, -1 hand, k card k
     n = 0 if rng.random() < opts.empty_rate else int(rng.integers(1, opts.max_cards + 1))
     pack_name = rng.choice(sorted(packs))
     pack = packs[pack_name]
     codes = rng.choice([k for k in pack if k != "back"], size=n, replace=False)
     placed: list[PlacedCard] = []
-    for k, ((x, y, rot), code) in enumerate(zip(layout(rng, n, hom, opts.size), codes)):
+    for k, ((x, y, rot), code) in enumerate(zip(layout(rng, n, hom, size), codes)):
         if rng.random() < opts.back_rate:
             code = "back"
         face = pack[code]
@@ -260,7 +262,7 @@ def _sane(quad: np.ndarray, w: int, h: int) -> bool:
     if not np.all(np.isfinite(quad)):
         return False
     area = _area(quad)
-    if area > 0.35 * w * h or area < 150:
+    if area > 0.5 * w * h or area < 150:
         return False
     c = quad.mean(axis=0)
     return 0 <= c[0] < w and 0 <= c[1] < h
