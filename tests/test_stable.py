@@ -1,0 +1,71 @@
+"""Stable card events from noisy per-frame reads."""
+
+from dataclasses import dataclass, field
+
+from vision.stable import CardGone, CardLaid, Stabilizer
+
+
+@dataclass
+class R:
+    card: str
+    confidence: float = 0.9
+    box: tuple = (100, 100, 160, 190)
+    alternatives: list = field(default_factory=list)
+
+
+def feed(st, frames, impossible=frozenset()):
+    events = []
+    for i, reads in enumerate(frames):
+        events += [(i, e) for e in st.update(reads, t=i / 30, impossible=impossible)]
+    return events
+
+
+def test_a_card_becomes_an_event_only_once_it_is_stable():
+    ev = feed(Stabilizer(min_hits=4), [[R("Ah")]] * 10)
+    assert [(i, type(e).__name__, e.card) for i, e in ev] == [(3, "CardLaid", "Ah")]
+
+
+def test_a_hand_passing_over_the_card_neither_removes_nor_duplicates_it():
+    frames = [[R("Ah")]] * 6 + [[]] * 5 + [[R("Ah")]] * 6
+    ev = feed(Stabilizer(gone_after=8), frames)
+    assert [type(e).__name__ for _, e in ev] == ["CardLaid"]
+
+
+def test_a_card_taken_away_ends_with_card_gone():
+    frames = [[R("Ah")]] * 6 + [[]] * 10
+    ev = feed(Stabilizer(gone_after=8), frames)
+    assert [type(e).__name__ for _, e in ev] == ["CardLaid", "CardGone"]
+    assert isinstance(ev[-1][1], CardGone) and ev[-1][1].card == "Ah"
+
+
+def test_a_single_glare_frame_creates_no_card():
+    frames = [[]] * 3 + [[R("Kd")]] + [[]] * 10
+    assert feed(Stabilizer(), frames) == []
+
+
+def test_a_flickering_second_best_class_does_not_win():
+    frames = [[R("Ah" if i % 4 else "Ad")] for i in range(12)]
+    ev = feed(Stabilizer(), frames)
+    assert [e.card for _, e in ev] == ["Ah"]
+
+
+def test_an_even_flicker_waits_rather_than_guesses():
+    frames = [[R("Ah" if i % 2 else "Ad")] for i in range(12)]
+    assert feed(Stabilizer(), frames) == []
+
+
+def test_an_impossible_read_falls_back_to_the_next_likely_card():
+    frames = [[R("Ah", alternatives=[("As", 0.3), ("Kh", 0.05)])]] * 8
+    ev = feed(Stabilizer(), frames, impossible={"Ah"})
+    assert [e.card for _, e in ev] == ["As"]
+
+
+def test_two_cards_at_different_places_are_two_tracks():
+    frames = [[R("Ah"), R("Ks", box=(300, 100, 360, 190))]] * 6
+    ev = feed(Stabilizer(), frames)
+    assert sorted(e.card for _, e in ev) == ["Ah", "Ks"]
+    assert len({e.track for _, e in ev}) == 2
+
+
+def test_low_confidence_reads_are_ignored():
+    assert feed(Stabilizer(min_conf=0.5), [[R("Ah", confidence=0.3)]] * 10) == []

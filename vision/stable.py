@@ -1,0 +1,117 @@
+"""Per-frame card reads -> stable events: a card laid down, a card taken away.
+
+Each card on the table is a track, matched frame to frame by where it lies. A track becomes a
+``CardLaid`` only when it was seen in ``min_hits`` of the last ``window`` frames and its best
+card has enough of the confidence votes; it ends with ``CardGone`` only after ``gone_after``
+frames without it. So a hand passing over the cloth, a glare or a flickering second-best class
+neither creates nor removes a card. The decision is rules-aware: reads the referee calls
+impossible (a card already played, the upcard on the table) are skipped in favour of the next
+likely card, or the track waits.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Iterable, Protocol
+
+from .geometry import box_iou
+
+
+class Read(Protocol):
+    card: str
+    confidence: float
+    box: tuple[float, float, float, float]
+    alternatives: list[tuple[str, float]]
+
+
+@dataclass(frozen=True)
+class CardLaid:
+    track: int
+    card: str
+    box: tuple[float, float, float, float]
+    t: float
+    support: float  # share of the track's votes for this card
+
+
+@dataclass(frozen=True)
+class CardGone:
+    track: int
+    card: str
+    t: float
+
+
+@dataclass
+class Track:
+    id: int
+    box: tuple[float, float, float, float]
+    first_t: float
+    hits: deque = field(default_factory=deque)
+    votes: dict[str, float] = field(default_factory=dict)
+    missing: int = 0
+    card: str | None = None  # the card reported for this track
+
+    def vote(self, read: Read) -> None:
+        self.votes[read.card] = self.votes.get(read.card, 0.0) + read.confidence
+        for alt, p in read.alternatives:  # next-best reads count by their probability
+            self.votes[alt] = self.votes.get(alt, 0.0) + p * read.confidence
+
+
+class Stabilizer:
+    def __init__(self, window: int = 6, min_hits: int = 4, min_conf: float = 0.5, min_support: float = 0.7,
+                 match_iou: float = 0.3, gone_after: int = 8) -> None:
+        self.window, self.min_hits, self.min_conf = window, min_hits, min_conf
+        self.min_support, self.match_iou, self.gone_after = min_support, match_iou, gone_after
+        self.tracks: list[Track] = []
+        self._next = 1
+
+    def update(self, reads: Iterable[Read], t: float, impossible: frozenset[str] | set[str] = frozenset()) -> list:
+        """Feed one frame's reads; returns the events this frame makes certain."""
+        reads = [r for r in reads if r.confidence >= self.min_conf]
+        matched = self._match(reads, t)
+        events: list = []
+        for track in list(self.tracks):
+            read = matched.get(track.id)
+            track.hits.append(read is not None)
+            if len(track.hits) > self.window:
+                track.hits.popleft()
+            if read is not None:
+                track.box, track.missing = read.box, 0
+                track.vote(read)
+            else:
+                track.missing += 1
+            events.extend(self._decide(track, t, impossible))
+        return events
+
+    def _match(self, reads: list[Read], t: float) -> dict[int, Read]:
+        """Greedy IoU matching of reads to tracks; unmatched reads start new tracks."""
+        pairs = sorted(((box_iou(tr.box, r.box), tr.id, i) for tr in self.tracks for i, r in enumerate(reads)),
+                       reverse=True)
+        out: dict[int, Read] = {}
+        used: set[int] = set()
+        for iou, tid, i in pairs:
+            if iou < self.match_iou or tid in out or i in used:
+                continue
+            out[tid] = reads[i]
+            used.add(i)
+        for i, r in enumerate(reads):
+            if i not in used:
+                tr = Track(self._next, r.box, first_t=t)
+                self._next += 1
+                self.tracks.append(tr)
+                out[tr.id] = r
+        return out
+
+    def _decide(self, track: Track, t: float, impossible) -> list:
+        if track.missing >= self.gone_after:
+            self.tracks.remove(track)
+            return [CardGone(track.id, track.card, t)] if track.card else []
+        if track.card is not None or sum(track.hits) < self.min_hits:
+            return []
+        total = sum(track.votes.values())
+        options = sorted(((v, c) for c, v in track.votes.items() if c not in impossible), reverse=True)
+        possible = sum(v for v, _ in options)
+        if not options or options[0][0] < self.min_support * possible or options[0][0] < 0.2 * total:
+            return []  # no possible card has a clear majority yet: wait
+        track.card = options[0][1]
+        return [CardLaid(track.id, track.card, track.box, t, options[0][0] / possible)]
