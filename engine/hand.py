@@ -130,9 +130,10 @@ class Hand:
             return
         self.table_cards.add(c)
         self.phase = "auction"
-        self.bid_pos = self.n - 1 if self._banner() else 0
+        self.bid_pos = self.n - 1 if self.banner_round() else 0
 
-    def _banner(self) -> bool:
+    def banner_round(self) -> bool:
+        """Bannerrunde house rule with a 10 as the current upcard (RULES.md §7)."""
         return self.rules.bannerrunde and bool(self.upcards) and self.upcards[-1].code[0] == "T"
 
     def _bid(self, ev: BidMade) -> None:
@@ -178,7 +179,7 @@ class Hand:
 
     def _auction_bid(self, p: int, bid: str) -> None:
         expected = self.auction_order[self.bid_pos]
-        if self._banner() and (p != self.dealer or bid != "chratze"):
+        if self.banner_round() and (p != self.dealer or bid != "chratze"):
             raise IllegalEvent(f"Bannerrunde: {self.seats[self.dealer]} (the dealer) must chratze")
         if p != expected:
             raise IllegalEvent(f"it is {self.seats[expected]}'s turn to bid")
@@ -214,7 +215,7 @@ class Hand:
         if p != expected:
             raise IllegalEvent(f"it is {self.seats[expected]}'s turn to say metcho or weg")
         last = self.join_pos == len(self.join_order) - 1
-        if bid == "weg" and self._banner():
+        if bid == "weg" and self.banner_round():
             raise IllegalEvent("Bannerrunde: everyone must come along")
         if bid == "weg" and last and self.rules.letzter and not any(self.active[q] for q in self.join_order):
             raise IllegalEvent("Letzter: the last player asked must come along when nobody else does")

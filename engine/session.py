@@ -173,10 +173,7 @@ class Session:
         last = self.hands[-1]
         seats = seats or last.seats
         dealer = last.seats[last.dealer]
-        if last.result in ("passed_out", None) and not self._redeal_limit_reached():
-            keep = True
-        else:
-            keep = False
+        keep = last.result in ("passed_out", None) and not self._redeal_limit_reached()
         if keep and dealer in seats:
             return dealer
         return _seat_after(dealer, last.seats, seats)
