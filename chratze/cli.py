@@ -95,7 +95,7 @@ def _detect(args: argparse.Namespace) -> int:
 
 
 def _eval_detector(args: argparse.Namespace) -> int:
-    from vision.evaluate import evaluate_generated, evaluate_real
+    from vision.evaluate import classify_real_boxes, evaluate_generated, evaluate_real
 
     recognize = _recognizer(args)
     if args.scenes:
@@ -105,6 +105,8 @@ def _eval_detector(args: argparse.Namespace) -> int:
     if real.is_dir():
         rep = evaluate_real(recognize, real, args.limit)
         print("\n".join(rep.lines(f"real photos ({real})", "rank accuracy")))
+        n, acc, _ = classify_real_boxes(recognize, real, args.limit)
+        print(f"  classifier alone on the labelled boxes: rank right on {acc:.3f} of {n} cards")
     else:
         print(f"real photos not found at {real}", file=sys.stderr)
     return 0

@@ -127,6 +127,14 @@ def evaluate_generated(recognizer: Callable[[np.ndarray], list[Detection]], scen
                   maps[0.5], float(np.mean(list(maps.values()))))
 
 
+def image_for(xml_path: Path) -> Path:
+    """The photo a label file describes (the set mixes .JPG and .jpg)."""
+    for suffix in (".JPG", ".jpg", ".jpeg", ".png"):
+        if xml_path.with_suffix(suffix).is_file():
+            return xml_path.with_suffix(suffix)
+    return xml_path.with_suffix(".JPG")
+
+
 def read_voc(xml_path: Path) -> list[tuple[tuple[float, float, float, float], str]]:
     root = ET.parse(xml_path).getroot()
     out = []
@@ -143,7 +151,7 @@ def evaluate_real(recognizer: Callable[[np.ndarray], list[Detection]], folder: P
     n_gt = n_pred = hits = right = 0
     for xml in files:
         gts = read_voc(xml)
-        dets = recognizer(read_image(xml.with_suffix(".JPG")))
+        dets = recognizer(read_image(image_for(xml)))
         preds = [(d.box, d.confidence, d.card[0]) for d in dets]
         pairs = _match([(p[0], p[1]) for p in preds], gts, box_iou, 0.5)
         n_gt += len(gts)
@@ -151,3 +159,21 @@ def evaluate_real(recognizer: Callable[[np.ndarray], list[Detection]], folder: P
         hits += len(pairs)
         right += sum(preds[i][2] == gts[j][1] for i, j, _ in pairs)
     return Report(len(files), n_gt, n_pred, hits / max(n_gt, 1), hits / max(n_pred, 1), right / max(hits, 1))
+
+
+def classify_real_boxes(recognizer, folder: Path, limit: int | None = None) -> tuple[int, float, dict]:
+    """Stage 2 alone: name each real card cut from its labelled box. Returns (cards, rank
+    accuracy, confusion counts {(true rank, read rank): n})."""
+    from .geometry import rectify  # noqa: PLC0415
+
+    confusion: dict[tuple[str, str], int] = {}
+    for xml in sorted(folder.glob("*.xml"))[:limit]:
+        image = read_image(image_for(xml))
+        for (x1, y1, x2, y2), rank in read_voc(xml):
+            quad = np.float32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
+            probs = recognizer.classify(rectify(image, quad, (recognizer.cls_size, recognizer.cls_size)))
+            read = recognizer.names[int(np.argmax(probs))][0]
+            confusion[(rank, read)] = confusion.get((rank, read), 0) + 1
+    n = sum(confusion.values())
+    right = sum(v for (a, b), v in confusion.items() if a == b)
+    return n, right / max(n, 1), confusion
