@@ -120,7 +120,9 @@ def _draw_indices(img: Image.Image, rank: str, suit: str, colour, rng: random.Ra
     corner = Image.new("RGBA", (60, 80), (0, 0, 0, 0))
     cd = ImageDraw.Draw(corner)
     w = cd.textlength(text, font=_font(fsize))
-    cd.text(((60 - w) / 2, 2), text, font=_font(fsize), fill=colour + (255,))
+    stroke = rng.choice([0, 0, 1, 2])  # index weight varies between real packs
+    cd.text(((60 - w) / 2, 2), text, font=_font(fsize), fill=colour + (255,), stroke_width=stroke,
+            stroke_fill=colour + (255,))
     sign = suit_polygon_mask(suit, 22)
     corner.paste(Image.new("RGBA", sign.size, colour + (255,)), (19, fsize + 6), sign)
     x, y = rng.randint(2, 8), rng.randint(4, 10)
@@ -186,7 +188,7 @@ def drawn_pack(style: int = 0) -> dict[str, np.ndarray]:
     return out
 
 
-def all_packs(drawn_styles: int = 3) -> dict[str, dict[str, np.ndarray]]:
+def all_packs(drawn_styles: int = 6) -> dict[str, dict[str, np.ndarray]]:
     """Every pack available for training: both scans and ``drawn_styles`` drawn designs."""
     packs = {name: scanned_pack(name) for name in SCANNED_PACKS}
     for s in range(drawn_styles):

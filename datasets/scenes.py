@@ -230,7 +230,10 @@ def render_scene(seed: int, packs: dict[str, dict[str, np.ndarray]], opts: Scene
     img = table(rng, size)
     ids = np.full((h, w), -2, np.int16)  # -2 table, -1 hand, k card k
     n = 0 if rng.random() < opts.empty_rate else int(rng.integers(1, opts.max_cards + 1))
-    pack_name = rng.choice(sorted(packs))
+    swiss = sorted(n for n in packs if n.startswith("swiss"))
+    drawn = sorted(n for n in packs if not n.startswith("swiss"))
+    use_swiss = swiss and (not drawn or rng.random() < 0.6)  # what tables play with: ~60 % of scenes
+    pack_name = str(rng.choice(swiss if use_swiss else drawn))
     pack = packs[pack_name]
     codes = rng.choice([k for k in pack if k != "back"], size=n, replace=False)
     placed: list[PlacedCard] = []
