@@ -188,6 +188,7 @@ def drawn_pack(style: int = 0) -> dict[str, np.ndarray]:
     return out
 
 
+@lru_cache(maxsize=None)
 def all_packs(drawn_styles: int = 6) -> dict[str, dict[str, np.ndarray]]:
     """Every pack available for training: both scans and ``drawn_styles`` drawn designs."""
     packs = {name: scanned_pack(name) for name in SCANNED_PACKS}

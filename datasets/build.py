@@ -26,15 +26,6 @@ from .art import CLASS_NAMES, all_packs
 from .scenes import SceneOptions, render_scene
 
 SPLIT_SALT = {"train": 0, "val": 1_000_003}
-_PACKS = None
-
-
-def _packs():
-    global _PACKS
-    if _PACKS is None:
-        _PACKS = all_packs()
-    return _PACKS
-
 
 def scene_seed(seed: int, split: str, i: int) -> int:
     return seed * 10_000_019 + SPLIT_SALT[split] + i
@@ -49,7 +40,7 @@ def obb_label_line(quad: np.ndarray, w: int, h: int) -> str:
 def write_scene(out: Path, split: str, i: int, seed: int, crops_per_card: int = 1) -> int:
     """Render one scene, write its image, labels and crops; returns the number of cards labelled."""
     rng = np.random.default_rng(scene_seed(seed, split, i) + 17)
-    scene = render_scene(scene_seed(seed, split, i), _packs(), SceneOptions())
+    scene = render_scene(scene_seed(seed, split, i), all_packs(), SceneOptions())
     h, w = scene.image.shape[:2]
     name = f"{split}_{i:06d}"
     bgr = scene.image[..., ::-1]

@@ -214,15 +214,26 @@ class Hand:
         expected = self.join_order[self.join_pos]
         if p != expected:
             raise IllegalEvent(f"it is {self.seats[expected]}'s turn to say metcho or weg")
-        last = self.join_pos == len(self.join_order) - 1
-        if bid == "weg" and self.banner_round():
-            raise IllegalEvent("Bannerrunde: everyone must come along")
-        if bid == "weg" and last and self.rules.letzter and not any(self.active[q] for q in self.join_order):
-            raise IllegalEvent("Letzter: the last player asked must come along when nobody else does")
+        forced = self._forced_to_come_along()
+        if bid == "weg" and forced:
+            raise IllegalEvent(forced)
         self.active[p] = bid == "metcho"
         self.join_pos += 1
         if self.join_pos == len(self.join_order):
             self._close_joining()
+
+    def _forced_to_come_along(self) -> str | None:
+        """Why the player asked now may not say weg (Bannerrunde, Letzter), or None."""
+        if self.banner_round():
+            return "Bannerrunde: everyone must come along"
+        last = self.join_pos == len(self.join_order) - 1
+        if last and self.rules.letzter and not any(self.active[q] for q in self.join_order):
+            return "Letzter: the last player asked must come along when nobody else does"
+        return None
+
+    def must_come_along(self) -> bool:
+        """In the joining round: the player asked now must say metcho."""
+        return self.phase == "joining" and self._forced_to_come_along() is not None
 
     def _close_joining(self) -> None:
         c = self.chratzer

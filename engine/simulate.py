@@ -87,12 +87,10 @@ class _Sim:
                 self.turn_upcard()
                 continue
             p = h.whose_turn()
-            last = h.phase == "joining" and h.join_pos == len(h.join_order) - 1
             if h.phase == "auction":
-                bid = "chratze" if (rng.random() < chratze_rate or (h.banner_round())) else "weg"
+                bid = "chratze" if rng.random() < chratze_rate or h.banner_round() else "weg"
             else:
-                must = h.banner_round() or (last and self.rules.letzter and not any(h.active[q] for q in h.join_order))
-                bid = "metcho" if must or rng.random() < metcho_rate else "weg"
+                bid = "metcho" if h.must_come_along() or rng.random() < metcho_rate else "weg"
             self.do(BidMade(h.seats[p], bid))
 
     def exchange(self) -> None:

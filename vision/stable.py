@@ -45,7 +45,6 @@ class CardGone:
 class Track:
     id: int
     box: tuple[float, float, float, float]
-    first_t: float
     hits: deque = field(default_factory=deque)
     votes: dict[str, float] = field(default_factory=dict)
     missing: int = 0
@@ -68,7 +67,7 @@ class Stabilizer:
     def update(self, reads: Iterable[Read], t: float, impossible: frozenset[str] | set[str] = frozenset()) -> list:
         """Feed one frame's reads; returns the events this frame makes certain."""
         reads = [r for r in reads if r.confidence >= self.min_conf]
-        matched = self._match(reads, t)
+        matched = self._match(reads)
         events: list = []
         for track in list(self.tracks):
             read = matched.get(track.id)
@@ -83,7 +82,7 @@ class Stabilizer:
             events.extend(self._decide(track, t, impossible))
         return events
 
-    def _match(self, reads: list[Read], t: float) -> dict[int, Read]:
+    def _match(self, reads: list[Read]) -> dict[int, Read]:
         """Greedy IoU matching of reads to tracks; unmatched reads start new tracks."""
         pairs = sorted(((box_iou(tr.box, r.box), tr.id, i) for tr in self.tracks for i, r in enumerate(reads)),
                        reverse=True)
@@ -96,7 +95,7 @@ class Stabilizer:
             used.add(i)
         for i, r in enumerate(reads):
             if i not in used:
-                tr = Track(self._next, r.box, first_t=t)
+                tr = Track(self._next, r.box)
                 self._next += 1
                 self.tracks.append(tr)
                 out[tr.id] = r
