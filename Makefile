@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/chratze replay docs/examples/evening.json
+	$(BIN)/chratze demo
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

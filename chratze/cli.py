@@ -148,6 +148,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=None, help="at most this many real photos")
     _model_args(p)
     p.set_defaults(run=_eval_detector)
+
+    from .table_cli import add_commands
+
+    add_commands(sub, _model_args)
     return parser
 
 

@@ -164,24 +164,33 @@ def paste_card(img: np.ndarray, ids: np.ndarray, face: np.ndarray, quad: np.ndar
 
 
 def draw_hand(img: np.ndarray, ids: np.ndarray, rng: np.random.Generator) -> None:
-    """A hand with fingers reaching in from an edge of the picture."""
+    """A hand with fingers reaching in from a random edge of the picture."""
     h, w = ids.shape
     colour = np.array(SKIN[rng.integers(len(SKIN))], np.float32) * rng.uniform(0.7, 1.1)
-    layer = np.zeros((h, w), np.uint8)
     edge = rng.integers(4)
     t = rng.uniform(0.15, 0.85)
     start = [(t * w, -20), (w + 20, t * h), (t * w, h + 20), (-20, t * h)][edge]
     reach = rng.uniform(0.15, 0.45) * min(w, h)
     ang = [math.pi / 2, math.pi, -math.pi / 2, 0][edge] + rng.normal(0, 0.4)
-    palm = (int(start[0] + math.cos(ang) * reach * 0.4), int(start[1] + math.sin(ang) * reach * 0.4))
-    pr = int(reach * rng.uniform(0.3, 0.45))
-    cv2.ellipse(layer, palm, (pr, int(pr * 1.2)), math.degrees(ang), 0, 360, 255, -1)
-    cv2.line(layer, (int(start[0]), int(start[1])), palm, 255, int(pr * 1.4))
-    for k in range(rng.integers(1, 6)):
-        fa = ang + (k - 2) * 0.25 + rng.normal(0, 0.08)
-        ln = reach * rng.uniform(0.5, 0.9)
+    palm = (start[0] + math.cos(ang) * reach * 0.4, start[1] + math.sin(ang) * reach * 0.4)
+    fingers = [(ang + (k - 2) * 0.25 + rng.normal(0, 0.08), reach * rng.uniform(0.5, 0.9), rng.uniform(0.22, 0.32))
+               for k in range(rng.integers(1, 6))]
+    draw_hand_at(img, ids, start, palm, reach * rng.uniform(0.3, 0.45), ang, fingers, colour, rng)
+
+
+def draw_hand_at(img: np.ndarray, ids: np.ndarray, wrist: tuple[float, float], palm: tuple[float, float],
+                 palm_r: float, ang: float, fingers: list[tuple[float, float, float]], colour: np.ndarray,
+                 rng: np.random.Generator) -> None:
+    """A hand whose arm comes from ``wrist`` (may lie outside the picture); fingers as (angle, length, width)."""
+    h, w = ids.shape
+    layer = np.zeros((h, w), np.uint8)
+    pr = int(palm_r)
+    pc = (int(palm[0]), int(palm[1]))
+    cv2.ellipse(layer, pc, (pr, int(pr * 1.2)), math.degrees(ang), 0, 360, 255, -1)
+    cv2.line(layer, (int(wrist[0]), int(wrist[1])), pc, 255, int(pr * 1.4))
+    for fa, ln, fw in fingers:
         tip = (int(palm[0] + math.cos(fa) * ln), int(palm[1] + math.sin(fa) * ln))
-        cv2.line(layer, palm, tip, 255, max(4, int(pr * rng.uniform(0.22, 0.32))), cv2.LINE_AA)
+        cv2.line(layer, pc, tip, 255, max(4, int(pr * fw)), cv2.LINE_AA)
     alpha = cv2.GaussianBlur(layer.astype(np.float32) / 255, (0, 0), 1.2)
     shade = 0.8 + 0.2 * cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), 15)
     img[:] = img * (1 - alpha[..., None]) + (colour * shade[..., None]) * alpha[..., None]

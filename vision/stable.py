@@ -3,8 +3,10 @@
 Each card on the table is a track, matched frame to frame by where it lies. A track becomes a
 ``CardLaid`` only when it was seen in ``min_hits`` of the last ``window`` frames and its best
 card has enough of the confidence votes; it ends with ``CardGone`` only after ``gone_after``
-frames without it. So a hand passing over the cloth, a glare or a flickering second-best class
-neither creates nor removes a card. The decision is rules-aware: reads the referee calls
+frames without it, and only once its box has stopped moving (a card still carried in by a hand
+is not yet played). So a hand passing over the cloth, a glare or a flickering second-best class
+neither creates nor removes a card. A decided track whose every recent read names another card
+(the trump 6 laid where the upcard was) ends and starts over. The decision is rules-aware: reads the referee calls
 impossible (a card already played, the upcard on the table) are skipped in favour of the next
 likely card, or the track waits.
 """
@@ -32,6 +34,7 @@ class CardLaid:
     box: tuple[float, float, float, float]
     t: float
     support: float  # share of the track's votes for this card
+    first_seen: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -49,25 +52,29 @@ class Track:
     votes: dict[str, float] = field(default_factory=dict)
     missing: int = 0
     card: str | None = None  # the card reported for this track
+    first_seen: float = 0.0
+    boxes: deque = field(default_factory=deque)  # recent boxes, to tell a card lying still
+    tops: deque = field(default_factory=deque)  # recent best reads, to notice a card replaced
 
     def vote(self, read: Read) -> None:
         self.votes[read.card] = self.votes.get(read.card, 0.0) + read.confidence
-        for alt, p in read.alternatives:  # next-best reads count by their probability
-            self.votes[alt] = self.votes.get(alt, 0.0) + p * read.confidence
+        for alt, p in read.alternatives:  # next-best reads count by half their probability
+            self.votes[alt] = self.votes.get(alt, 0.0) + 0.5 * p * read.confidence
 
 
 class Stabilizer:
     def __init__(self, window: int = 6, min_hits: int = 4, min_conf: float = 0.5, min_support: float = 0.7,
-                 match_iou: float = 0.3, gone_after: int = 8) -> None:
+                 match_iou: float = 0.3, gone_after: int = 8, still_iou: float = 0.8) -> None:
         self.window, self.min_hits, self.min_conf = window, min_hits, min_conf
         self.min_support, self.match_iou, self.gone_after = min_support, match_iou, gone_after
+        self.still_iou = still_iou
         self.tracks: list[Track] = []
         self._next = 1
 
     def update(self, reads: Iterable[Read], t: float, impossible: frozenset[str] | set[str] = frozenset()) -> list:
         """Feed one frame's reads; returns the events this frame makes certain."""
         reads = [r for r in reads if r.confidence >= self.min_conf]
-        matched = self._match(reads)
+        matched = self._match(reads, t)
         events: list = []
         for track in list(self.tracks):
             read = matched.get(track.id)
@@ -77,12 +84,14 @@ class Stabilizer:
             if read is not None:
                 track.box, track.missing = read.box, 0
                 track.vote(read)
+                _push(track.boxes, read.box, self.min_hits)
+                _push(track.tops, read.card, self.window)
             else:
                 track.missing += 1
             events.extend(self._decide(track, t, impossible))
         return events
 
-    def _match(self, reads: list[Read]) -> dict[int, Read]:
+    def _match(self, reads: list[Read], t: float) -> dict[int, Read]:
         """Greedy IoU matching of reads to tracks; unmatched reads start new tracks."""
         pairs = sorted(((box_iou(tr.box, r.box), tr.id, i) for tr in self.tracks for i, r in enumerate(reads)),
                        reverse=True)
@@ -95,7 +104,7 @@ class Stabilizer:
             used.add(i)
         for i, r in enumerate(reads):
             if i not in used:
-                tr = Track(self._next, r.box)
+                tr = Track(self._next, r.box, first_seen=t)
                 self._next += 1
                 self.tracks.append(tr)
                 out[tr.id] = r
@@ -105,12 +114,40 @@ class Stabilizer:
         if track.missing >= self.gone_after:
             self.tracks.remove(track)
             return [CardGone(track.id, track.card, t)] if track.card else []
-        if track.card is not None or sum(track.hits) < self.min_hits:
+        if track.card is not None:
+            return self._replaced(track, t, impossible)
+        if sum(track.hits) < self.min_hits or not self._still(track):
             return []
         total = sum(track.votes.values())
         options = sorted(((v, c) for c, v in track.votes.items() if c not in impossible), reverse=True)
         possible = sum(v for v, _ in options)
-        if not options or options[0][0] < self.min_support * possible or options[0][0] < 0.2 * total:
+        if not options or options[0][0] < self.min_support * possible or options[0][0] < 0.1 * total:
             return []  # no possible card has a clear majority yet: wait
         track.card = options[0][1]
-        return [CardLaid(track.id, track.card, track.box, t, options[0][0] / possible)]
+        return [CardLaid(track.id, track.card, track.box, t, options[0][0] / possible, track.first_seen)]
+
+    def _still(self, track: Track) -> bool:
+        return len(track.boxes) >= self.min_hits and box_iou(track.boxes[0], track.boxes[-1]) >= self.still_iou
+
+    def _replaced(self, track: Track, t: float, impossible) -> list:
+        """Every one of the last ``window`` reads names one other possible card: a new card lies here."""
+        if len(track.tops) < self.window or len(set(track.tops)) != 1:
+            return []
+        new = track.tops[-1]
+        if new == track.card or new in impossible:
+            return []
+        gone = CardGone(track.id, track.card, t)
+        self.tracks.remove(track)
+        fresh = Track(self._next, track.box, first_seen=t)
+        self._next += 1
+        fresh.votes = {new: float(self.window)}
+        fresh.hits = deque([True] * self.window)
+        fresh.boxes = deque(track.boxes)
+        self.tracks.append(fresh)
+        return [gone] + self._decide(fresh, t, impossible)
+
+
+def _push(q: deque, item, size: int) -> None:
+    q.append(item)
+    if len(q) > size:
+        q.popleft()

@@ -43,10 +43,10 @@ def _yolo():
 
 def train_stage(cfg: StageConfig, data: str, project: Path, name: str, device: str = "cpu",
                 epochs: int | None = None, imgsz: int | None = None, fraction: float = 1.0,
-                plots: bool = True) -> Path:
-    """Train one stage; returns the best ``.pt``."""
+                plots: bool = True, init: Path | None = None) -> Path:
+    """Train one stage (from scratch, or fine-tuning ``init``); returns the best ``.pt``."""
     YOLO = _yolo()
-    model = YOLO(cfg.model_yaml)
+    model = YOLO(str(init) if init else cfg.model_yaml)
     args = dict(data=data, epochs=epochs or cfg.epochs, imgsz=imgsz or cfg.imgsz, batch=cfg.batch,
                 device=device, workers=0 if device == "cpu" else 8, project=str(project.resolve()), name=name,
                 exist_ok=True, plots=plots, amp=device != "cpu", verbose=False, seed=0, deterministic=False,
@@ -73,14 +73,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--det-epochs", type=int, default=DETECTOR.epochs)
     ap.add_argument("--cls-epochs", type=int, default=CLASSIFIER.epochs)
     ap.add_argument("--stage", choices=["both", "detect", "classify"], default="both")
+    ap.add_argument("--det-init", type=Path, help="a detector .pt to fine-tune instead of starting from scratch")
+    ap.add_argument("--cls-init", type=Path, help="a classifier .pt to fine-tune instead of starting from scratch")
     args = ap.parse_args(argv)
     if args.stage in ("both", "detect"):
         best = train_stage(DETECTOR, str(args.data / "detect" / "data.yaml"), args.runs, "detect",
-                           args.device, args.det_epochs)
+                           args.device, args.det_epochs, init=args.det_init)
         export_onnx(best, DETECTOR.imgsz, args.out / "card-detector.onnx")
     if args.stage in ("both", "classify"):
         best = train_stage(CLASSIFIER, str(args.data / "classify"), args.runs, "classify",
-                           args.device, args.cls_epochs)
+                           args.device, args.cls_epochs, init=args.cls_init)
         export_onnx(best, CLASSIFIER.imgsz, args.out / "card-classifier.onnx")
 
 

@@ -1,0 +1,109 @@
+"""End to end on the virtual table: rendered hands refereed from their video.
+
+    python benchmarks/live_table.py --hands 20            # the shipped model
+    python benchmarks/live_table.py --hands 20 --reader truth   # perfect detector, 10 % misreads
+
+Each hand is a random simulated hand (3-6 players, some illegal plays), rendered with a Swiss
+pack (French and German in turn), a camera tilted 0-35 degrees and its own light; the taps
+(bids, exchanges) are entered at their moments. Prints, per hand and in all: whether the
+refereed result (trick winners, flags, pot, payouts) equals the record's, wrong card events,
+missed events, processed frames per second, and the time from a card lying still to its event
+(the frames it took, plus the time to process one frame).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from datasets.art import scanned_pack  # noqa: E402
+from datasets.virtual_table import render_hand, table_events, truth_reads  # noqa: E402
+from engine.events import CardPlayed, UpcardShown  # noqa: E402
+from engine.session import Session  # noqa: E402
+from engine.simulate import simulate_hand  # noqa: E402
+from vision.layout import TableLayout  # noqa: E402
+from vision.live import LiveTable, run  # noqa: E402
+from vision.sources import Frame  # noqa: E402
+from vision.table_check import check_hand  # noqa: E402
+from vision.watch import Watcher  # noqa: E402
+
+
+def one_hand(seed: int, reader: str, recognizer, zones: bool) -> dict:
+    sim = simulate_hand(random.Random(seed), players=3 + seed % 4, illegal_rate=0.1)
+    record = table_events(sim.events)
+    pack = ("swiss-french", "swiss-german")[seed % 2]
+    vh = render_hand(record, scanned_pack(pack), seed=seed)
+    frames = [(t, img, truth) for t, img, truth in vh.frames()]  # rendered before timing starts
+    session = Session()
+    watcher = Watcher(session, TableLayout.from_dict({"zones": vh.zones}) if zones else None)
+    current: dict = {}
+    rng = np.random.default_rng(seed)
+    read = recognizer if reader == "model" else (lambda img: truth_reads(current["truth"], rng))
+    table = LiveTable(watcher, read)
+
+    def feed():
+        for i, (t, img, truth) in enumerate(frames):
+            current["truth"] = truth
+            yield Frame(img, t, i)
+
+    left = run(table, feed(), [(tap.t, tap.event) for tap in vh.taps])
+    check = check_hand(record, session)
+    per_frame = table.timing.busy / max(1, table.timing.frames)
+    still = {(v.card): v.t for v in vh.visuals if v.kind in ("upcard", "play", "swap")}
+    lat = [ev.meta["t"] - still[ev.card.code] + per_frame for ev in session.log
+           if isinstance(ev, (UpcardShown, CardPlayed)) and ev.meta and ev.card.code in still]
+    return {"seed": seed, "players": len(record[0].seats), "pack": pack, "same": check.same_result,
+            "wrong": check.wrong_card_events, "missed": check.missed, "fps": 1 / per_frame if per_frame else 0,
+            "latency": lat, "left": left, "details": check.details, "state": watcher.status()["state"]}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=20)
+    ap.add_argument("--first-seed", type=int, default=1)
+    ap.add_argument("--reader", choices=["model", "truth"], default="model")
+    ap.add_argument("--no-zones", action="store_true", help="assign cards by play order instead of zones")
+    ap.add_argument("--verbose", action="store_true")
+    args = ap.parse_args(argv)
+    recognizer = None
+    if args.reader == "model":
+        from vision.recognize import Recognizer
+
+        recognizer = Recognizer()
+    rows = []
+    t0 = time.time()
+    for seed in range(args.first_seed, args.first_seed + args.hands):
+        r = one_hand(seed, args.reader, recognizer, not args.no_zones)
+        rows.append(r)
+        lat = r["latency"]
+        print(f"hand seed {seed:3d}  {r['players']} players  {r['pack']:12s}  same result: {str(r['same']):5s}  "
+              f"wrong events: {r['wrong']}  missed: {r['missed']:2d}  {r['fps']:5.1f} frames/s  "
+              f"latency median {statistics.median(lat) * 1000 if lat else float('nan'):5.0f} ms  "
+              f"end state: {r['state']}", flush=True)
+        if args.verbose:
+            for d in r["details"] + r["left"]:
+                print(f"    {d}")
+    lat = [x for r in rows for x in r["latency"]]
+    same = sum(r["same"] for r in rows)
+    print(f"\nreader: {args.reader}; zones: {not args.no_zones}; {len(rows)} hands in {time.time() - t0:.0f} s")
+    print(f"same result as the record: {same}/{len(rows)}  (bar: >= 19/20)")
+    print(f"hands with a wrong card event: {sum(r['wrong'] > 0 for r in rows)}  (bar: 0); "
+          f"wrong card events in all: {sum(r['wrong'] for r in rows)}; missed events: {sum(r['missed'] for r in rows)}")
+    fps = [r["fps"] for r in rows]
+    print(f"processed frames per second: median {statistics.median(fps):.1f}, slowest hand {min(fps):.1f}  (bar: >= 20)")
+    if lat:
+        q = np.percentile(lat, [50, 90]) * 1000
+        print(f"card lying still -> event: median {q[0]:.0f} ms, p90 {q[1]:.0f} ms, max {max(lat) * 1000:.0f} ms "
+              f"over {len(lat)} events  (bar: <= 300 ms)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,251 @@
+"""``chratze watch``, ``mat``, ``virtual-table`` and ``demo``: the live table from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "evening.json"
+
+
+# ------------------------------------------------------------------ helpers
+def write_atomic(path: Path, text: str) -> None:
+    """Write by rename, so a crash never leaves half a record."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def load_taps(path: str) -> list:
+    from engine.events import EventError, event_from_dict
+
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        return [(float(t["t"]), event_from_dict(t["event"])) for t in doc["taps"]]
+    except (OSError, ValueError, KeyError, TypeError, EventError) as exc:
+        raise SystemExit(f"chratze: cannot read taps {path}: {exc}") from None
+
+
+def taps_doc(taps) -> dict:
+    return {"format": "chratze-taps", "version": 1,
+            "taps": [{"t": round(tap.t, 3), "event": tap.event.to_dict()} for tap in taps]}
+
+
+def _session_from(record: Path | None):
+    """The session to continue: the record file if it exists (a restart loses nothing)."""
+    from engine import history
+    from engine.session import Session
+
+    if record is None or not record.exists():
+        return Session()
+    result = history.read(record.read_text(encoding="utf-8"))
+    for p in result.problems:
+        print(f"{record}: {p}", file=sys.stderr)
+    return result.session
+
+
+def _printer(t0: list[float]):
+    def show(n) -> None:
+        print(f"[{t0[0]:7.2f}s] {n.kind:11s} {n.text}", flush=True)
+    return show
+
+
+# ------------------------------------------------------------------ watch
+def _watch(args: argparse.Namespace) -> int:
+    from engine import history
+    from engine.events import HandStarted
+    from vision.layout import LayoutError, TableLayout
+    from vision.live import LiveTable, run
+    from vision.recognize import ModelMissing, Recognizer
+    from vision.sources import Resilient, SourceError, open_source
+    from vision.watch import Watcher
+
+    try:
+        layout = TableLayout.load(args.layout) if args.layout else None
+        recognizer = Recognizer(args.detector, args.classifier, conf=args.conf)
+    except (LayoutError, ModelMissing) as exc:
+        print(f"chratze watch: {exc}", file=sys.stderr)
+        return 2
+    record = Path(args.record) if args.record else None
+    session = _session_from(record)
+    save = (lambda pos, ev: write_atomic(record, history.dumps(session))) if record else None
+    watcher = Watcher(session, layout, on_record=save)
+    table = LiveTable(watcher, recognizer, Path(args.snapshots) if args.snapshots else None,
+                      keep_annotated=bool(args.annotate or args.show))
+    taps = load_taps(args.taps) if args.taps else []
+    if args.seats:
+        seats = tuple(s.strip() for s in args.seats.split(","))
+        taps.insert(0, (0.0, HandStarted(seats, args.dealer or seats[0], 0, 0)))
+    try:
+        opened = [open_source(args.source)]  # a bad source is an error now; a lost one is retried later
+    except SourceError as exc:
+        print(f"chratze watch: {exc}", file=sys.stderr)
+        return 2
+    source = Resilient(lambda: opened.pop() if opened else open_source(args.source))
+    clock = [0.0]
+    writer = _annotated_writer(args, table)
+    left = run(table, _timed(source.frames(), clock), taps, _printer(clock), writer)
+    for text in left:
+        print(f"never taken: {text}", file=sys.stderr)
+    print(f"{table.timing.frames} frames, {table.timing.frames / max(table.timing.busy, 1e-9):.1f} processed/s; "
+          f"state: {watcher.status()['state']}")
+    return 0
+
+
+def _timed(frames, clock: list[float]):
+    for f in frames:
+        if f is not None:
+            clock[0] = f.t
+        yield f
+
+
+def _annotated_writer(args, table):
+    if not (args.annotate or args.show):
+        return None
+    import cv2
+
+    state: dict = {}
+
+    def write(frame) -> None:
+        img = table.annotated[..., ::-1]
+        if args.show:
+            try:
+                cv2.imshow("chratze", img)
+                cv2.waitKey(1)
+            except cv2.error:
+                raise SystemExit("chratze watch --show: this OpenCV has no window support; "
+                                 "use --annotate FILE.avi") from None
+        if args.annotate:
+            if "out" not in state:
+                h, w = img.shape[:2]
+                state["out"] = cv2.VideoWriter(args.annotate, cv2.VideoWriter_fourcc(*"MJPG"), 20.0, (w, h))
+            state["out"].write(img)
+    return write
+
+
+# ------------------------------------------------------------------ mat
+def _mat(args: argparse.Namespace) -> int:
+    from vision.layout import LayoutError, mat_layout, render_mat
+
+    try:
+        path = render_mat(args.players, args.out)
+    except (LayoutError, OSError, ValueError) as exc:
+        print(f"chratze mat: {exc}", file=sys.stderr)
+        return 2
+    layout_path = path.with_suffix(".layout.json")
+    mat_layout(args.players).save(layout_path)
+    print(f"mat: {path}\nlayout (use with --layout): {layout_path}")
+    return 0
+
+
+# ------------------------------------------------------------------ virtual table
+def render_record_hand(record: Path, hand_no: int, seed: int, pack_name: str | None = None):
+    from datasets.art import scanned_pack
+    from datasets.virtual_table import render_hand, table_events
+    from engine import history
+
+    session = history.loads(record.read_text(encoding="utf-8"))
+    if not 1 <= hand_no <= len(session.hands):
+        raise SystemExit(f"chratze: {record} has {len(session.hands)} hand(s), not {hand_no}")
+    hand = session.hands[hand_no - 1]
+    pack = scanned_pack(pack_name or ("swiss-french", "swiss-german")[seed % 2])
+    return render_hand(table_events(hand.events), pack, seed, session.rules), session.rules
+
+
+def _virtual_table(args: argparse.Namespace) -> int:
+    from vision.layout import TableLayout
+
+    vh, _ = render_record_hand(Path(args.record), args.hand, args.seed, args.pack)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    vh.write_video(str(out / "table.avi"))
+    TableLayout.from_dict({"zones": vh.zones, "frame": list(vh.size)}).save(out / "layout.json")
+    (out / "taps.json").write_text(json.dumps(taps_doc(vh.taps), indent=1, ensure_ascii=False) + "\n")
+    (out / "truth.json").write_text(json.dumps([v.__dict__ for v in vh.visuals], indent=1) + "\n")
+    print(f"{out / 'table.avi'}: {vh.duration:.1f} s at {vh.fps:.0f} fps; layout.json, taps.json, truth.json")
+    return 0
+
+
+# ------------------------------------------------------------------ demo
+def _demo(args: argparse.Namespace) -> int:
+    """Render a hand of the bundled evening and referee it from the video, as at a table."""
+    from engine.report import format_text, hand_summary
+    from engine.settlement import settle
+    from vision.table_check import check_hand
+
+    out = Path(args.out)
+    print(f"rendering hand {args.hand} of {EXAMPLE.name} as a webcam video (no camera attached) ...", flush=True)
+    rc = _virtual_table(argparse.Namespace(record=str(EXAMPLE), hand=args.hand, seed=args.seed, pack=None, out=out))
+    if rc:
+        return rc
+    ns = argparse.Namespace(source=str(out / "table.avi"), layout=str(out / "layout.json"),
+                            taps=str(out / "taps.json"), record=str(out / "record.json"),
+                            snapshots=str(out / "snapshots"), annotate=str(out / "annotated.avi"), show=False,
+                            seats=None, dealer=None, detector=args.detector, classifier=args.classifier,
+                            conf=args.conf)
+    if (out / "record.json").exists():
+        (out / "record.json").unlink()
+    rc = _watch(ns)
+    if rc:
+        return rc
+    session = _session_from(out / "record.json")
+    vh_record, rules = _record_hand_events(args.hand)
+    check = check_hand(vh_record, session, rules)
+    if session.current is not None:
+        print(format_text({"hands": [hand_summary(session.current, settle(session.current))], "balances": {},
+                           "settle_up": [], "pot": session.pot}))
+    print(f"same result as the record: {check.same_result}; wrong card events: {check.wrong_card_events}; "
+          f"missed: {check.missed}")
+    for d in check.details:
+        print(f"  {d}")
+    print(f"files: {out}/ (annotated.avi, record.json, snapshots/)")
+    return 0
+
+
+def _record_hand_events(hand_no: int):
+    from datasets.virtual_table import table_events
+    from engine import history
+
+    session = history.loads(EXAMPLE.read_text(encoding="utf-8"))
+    return table_events(session.hands[hand_no - 1].events), session.rules
+
+
+def add_commands(sub, model_args) -> None:
+    p = sub.add_parser("watch", help="referee from a camera, video, image folder or stream")
+    p.add_argument("--source", required=True, help="webcam index (0), video file, image folder, or http/rtsp URL")
+    p.add_argument("--layout", help="table layout JSON (zones, or a mat's layout from `chratze mat`)")
+    p.add_argument("--record", help="hand-history file to write as it goes (continued if it exists)")
+    p.add_argument("--taps", help="timed table entries (bids, exchanges) as written by `chratze virtual-table`")
+    p.add_argument("--seats", help="start a hand with these players, in play order: Anna,Beat,Cla")
+    p.add_argument("--dealer")
+    p.add_argument("--snapshots", help="folder for a picture of every recorded card")
+    p.add_argument("--annotate", help="write the annotated video here (.avi)")
+    p.add_argument("--show", action="store_true", help="show the annotated picture in a window")
+    model_args(p)
+    p.set_defaults(run=_watch)
+
+    p = sub.add_parser("mat", help="write a printable table mat with ArUco markers (PDF or PNG)")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--out", default="chratze-mat.pdf")
+    p.set_defaults(run=_mat)
+
+    p = sub.add_parser("virtual-table", help="render a hand of a hand history as a webcam video")
+    p.add_argument("record")
+    p.add_argument("--hand", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--pack", choices=["swiss-french", "swiss-german"])
+    p.add_argument("--out", default="runs/virtual-table")
+    p.set_defaults(run=_virtual_table)
+
+    p = sub.add_parser("demo", help="the live table on a rendered video of the bundled evening (no camera)")
+    p.add_argument("--hand", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", default="runs/demo")
+    model_args(p)
+    p.set_defaults(run=_demo)

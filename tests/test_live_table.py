@@ -1,0 +1,331 @@
+"""The live table: stable card events become the referee's events (vision.watch, vision.live).
+
+Each test lays cards as a camera would report them, frame by frame, and checks what the
+record says. No model and no rendering: reads are made by hand.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+
+from engine.events import BidMade, CardPlayed, Exchanged, HandStarted, TrumpSixSwapped, Undo, UpcardShown
+from engine.hand import IllegalEvent
+from engine.rules import HouseRules
+from engine.session import Session
+from vision.layout import TableLayout
+from vision.live import LiveTable, run
+from vision.sources import Frame, Resilient
+from vision.watch import Watcher
+
+SEATS = ("Anna", "Beat", "Cla")
+# where each card lies (x1, y1, x2, y2): the upcard spot and one spot per player
+SPOT = {"upcard": (280, 200, 340, 290), "Anna": (100, 350, 160, 440), "Beat": (100, 40, 160, 130),
+        "Cla": (480, 200, 540, 290), "stock": (560, 380, 620, 470)}
+
+
+@dataclass
+class R:
+    card: str
+    box: tuple
+    confidence: float = 0.9
+    alternatives: list = field(default_factory=list)
+    corners: list = field(default_factory=list)
+
+
+class Table:
+    """A session, a watcher, and a camera clock."""
+
+    def __init__(self, layout: TableLayout | None = None, rules: HouseRules | None = None) -> None:
+        self.session = Session(rules)
+        self.watcher = Watcher(self.session, layout)
+        self.lying: dict[str, tuple] = {}  # card -> box, what the camera sees now
+        self.t = 0.0
+        self.notices: list = []
+
+    def start(self) -> None:
+        self.tap(self.session.next_hand(SEATS, "Anna"))
+
+    def tap(self, ev) -> None:
+        self.notices += self.watcher.tap(ev)[1]
+
+    def frames(self, n: int = 8, extra: list | None = None, hide: set = frozenset()) -> None:
+        for _ in range(n):
+            reads = [R(c, b) for c, b in self.lying.items() if c not in hide] + list(extra or [])
+            self.notices += self.watcher.reads(reads, self.t)
+            self.t += 0.05
+
+    def lay(self, code: str, at: str) -> None:
+        self.lying[code] = SPOT[at]
+        self.frames()
+
+    def take(self, *codes: str) -> None:
+        for c in codes:
+            self.lying.pop(c)
+        self.frames(16)
+
+    def to_play(self, upcard: str = "Kh") -> None:
+        """Upcard turned, Beat chratzes, Cla comes along, Anna is out, nobody exchanges."""
+        self.start()
+        self.lay(upcard, "upcard")
+        for p, b in (("Beat", "chratze"), ("Cla", "metcho"), ("Anna", "weg")):
+            self.tap(BidMade(p, b))
+        self.tap(Exchanged("Beat", 0))
+        self.tap(Exchanged("Cla", 0))
+
+    @property
+    def hand(self):
+        return self.session.current
+
+    def played(self) -> list[tuple[str, str]]:
+        return [(self.hand.seats[p.player], p.card.code) for t in self.hand.tricks for p in t.plays] + \
+            [(self.hand.seats[p.player], p.card.code) for p in (self.hand.trick.plays if self.hand.trick else [])]
+
+
+def zones() -> TableLayout:
+    def poly(b):
+        x1, y1, x2, y2 = b
+        return [[x1 - 20, y1 - 20], [x2 + 20, y1 - 20], [x2 + 20, y2 + 20], [x1 - 20, y2 + 20]]
+    return TableLayout.from_dict({"zones": {k: poly(v) for k, v in SPOT.items() if k != "stock"}})
+
+
+def test_a_card_laid_before_the_bids_becomes_the_upcard():
+    t = Table()
+    t.start()
+    t.lay("Kh", "upcard")
+    assert t.hand.upcards[-1].code == "Kh" and t.hand.phase == "auction"
+
+
+def test_without_zones_a_card_belongs_to_whoever_is_to_play():
+    t = Table()
+    t.to_play()
+    t.lay("9h", "Anna")  # lies in front of Anna, but Beat (the Chratzer) leads
+    assert t.played() == [("Beat", "9h")]
+
+
+def test_with_zones_a_card_belongs_to_the_seat_it_lies_at():
+    t = Table(zones())
+    t.to_play()
+    t.lay("9h", "Cla")  # Cla plays out of turn
+    assert t.played() == [("Cla", "9h")]
+    assert [f.rule for f in t.hand.flags.values()] == ["out_of_turn"]
+
+
+def test_a_card_outside_every_zone_is_ignored():
+    t = Table(zones())
+    t.to_play()
+    t.lay("As", "stock")
+    assert t.played() == [] and t.watcher.status()["pending"] == []
+
+
+def test_a_card_laid_during_the_bidding_waits_for_the_bids():
+    t = Table()
+    t.start()
+    t.lay("Kh", "upcard")
+    t.tap(BidMade("Beat", "chratze"))
+    t.lay("9h", "Beat")  # Beat leads before the table has entered the rest of the bids
+    assert t.played() == [] and t.watcher.status()["state"] == "waiting"
+    for p, b in (("Cla", "metcho"), ("Anna", "weg")):
+        t.tap(BidMade(p, b))
+    t.tap(Exchanged("Beat", 0))
+    t.tap(Exchanged("Cla", 0))
+    assert t.played() == [("Beat", "9h")]
+
+
+def test_a_flickering_second_best_class_creates_no_card():
+    t = Table()
+    t.to_play()
+    t.lying["9h"] = SPOT["Beat"]
+    for k in range(12):
+        flicker = [R("9d", SPOT["Beat"], 0.6)]  # every fourth frame the 9d wins
+        reads = [R("9h", SPOT["Beat"], 0.9, [("9d", 0.3)])] if k % 4 else flicker
+        t.notices += t.watcher.reads(reads + [R("Kh", SPOT["upcard"])], t.t)
+        t.t += 0.05
+    assert t.played() == [("Beat", "9h")]
+
+
+def test_a_hand_passing_over_the_cloth_creates_no_card():
+    t = Table()
+    t.to_play()
+    t.frames(2, extra=[R("Qs", (300, 300, 360, 390), 0.6)])  # seen for two frames only
+    t.frames(12)
+    assert t.played() == []
+
+
+def test_a_read_of_a_card_already_played_falls_back_to_the_next_likely_card():
+    t = Table()
+    t.to_play()
+    t.lay("9h", "Beat")
+    t.lay("Th", "Cla")
+    t.take("9h", "Th")  # trick 1 gathered by Cla
+    t.frames(8, extra=[R("9h", SPOT["Cla"], 0.9, [("6h", 0.4)])])  # Cla leads the 6h; it reads as the 9h
+    assert t.played()[-1] == ("Cla", "6h")
+
+
+def test_a_card_vanishing_mid_trick_puts_the_table_out_of_sync_until_it_is_back():
+    t = Table()
+    t.to_play()
+    t.lay("9h", "Beat")
+    t.take("9h")
+    assert t.watcher.status()["state"] == "out_of_sync"
+    t.lay("Th", "Cla")  # not recorded while out of sync
+    assert t.played() == [("Beat", "9h")]
+    t.lay("9h", "Beat")  # put back
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+    assert t.watcher.status()["state"] == "watching"
+
+
+def test_undoing_the_vanished_card_brings_the_table_back_in_sync():
+    t = Table()
+    t.to_play()
+    t.lay("9h", "Beat")
+    t.take("9h")  # Beat took it back: the table undoes the play
+    t.tap(Undo())
+    assert t.played() == [] and t.watcher.status()["state"] == "watching"
+
+
+def test_a_trick_is_gathered_when_its_last_card_leaves_the_table():
+    t = Table()
+    t.to_play()
+    t.lay("9h", "Beat")
+    t.lay("Th", "Cla")
+    assert not [n for n in t.notices if n.kind == "gathered"]
+    t.take("9h", "Th")
+    gathered = [n for n in t.notices if n.kind == "gathered"]
+    assert [n.data for n in gathered] == [{"trick": 1, "winner": "Cla"}]
+
+
+def test_a_card_seen_again_is_never_recorded_twice():
+    t = Table()
+    t.to_play()
+    t.lay("9h", "Beat")
+    t.lying.pop("9h")
+    t.frames(20)  # covered long enough to be forgotten by the tracker ...
+    t.lay("9h", "Beat")  # ... and seen again
+    assert t.played() == [("Beat", "9h")]
+
+
+def test_a_new_upcard_after_everyone_said_weg():
+    t = Table()
+    t.start()
+    t.lay("Kh", "upcard")
+    for p in ("Beat", "Cla", "Anna"):
+        t.tap(BidMade(p, "weg"))
+    t.lying["Qs"] = (360, 200, 420, 290)  # beside the first upcard
+    t.frames()
+    assert [c.code for c in t.hand.upcards] == ["Kh", "Qs"] and t.hand.phase == "auction"
+
+
+def test_the_trump_six_laid_where_the_upcard_was_waits_for_who_swapped():
+    t = Table()
+    t.to_play("Kh")
+    t.lying.pop("Kh")
+    t.frames(14)
+    t.lay("6h", "upcard")
+    assert t.watcher.status()["state"] == "waiting" and "swapped" in t.watcher.status()["reason"]
+    t.tap(TrumpSixSwapped("Cla"))
+    assert t.hand.swapped_by == 2 and t.watcher.status()["state"] == "watching"
+    t.lay("Kh", "Beat")  # the upcard taken by Cla comes back as Beat's lead: Beat cannot hold it
+    assert t.played() == [("Beat", "Kh")]
+    assert {f.rule for f in t.hand.flags.values()} == {"card_known_elsewhere"}
+
+
+def test_cards_left_from_the_last_hand_do_not_start_the_next():
+    t = Table(rules=HouseRules(max_upcards=1))
+    t.start()
+    t.lay("Kh", "upcard")
+    for p in ("Beat", "Cla", "Anna"):
+        t.tap(BidMade(p, "weg"))
+    assert t.hand.result == "passed_out"
+    t.start()  # the Kh still lies there
+    t.frames()
+    assert t.hand.upcards == [] and len(t.session.hands) == 2
+
+
+def test_a_refused_tap_changes_nothing():
+    t = Table()
+    t.start()
+    before = list(t.session.log)
+    with pytest.raises(IllegalEvent):
+        t.tap(BidMade("Beat", "chratze"))  # no upcard yet
+    assert t.session.log == before
+
+
+# --------------------------------------------------------------------------- camera loss
+class FlakyCamera:
+    """A live camera that stops delivering after ``fail_at`` frames until it is reopened."""
+
+    live = True
+
+    def __init__(self, script: list[list[R]], state: dict) -> None:
+        self.script, self.state = script, state
+
+    def read(self):
+        i = self.state["i"]
+        if i == self.state.get("fail_at"):
+            self.state.pop("fail_at")
+            return None
+        if i >= len(self.script):
+            return None
+        self.state["i"] = i + 1
+        self.state["last"] = i
+        return Frame(np.zeros((4, 4, 3), np.uint8), i * 0.05, i)
+
+    def close(self) -> None:
+        pass
+
+
+def _script() -> list[list[R]]:
+    """Frames of a hand: the upcard, then Beat, Cla, Beat, Cla lay cards, one every 10 frames."""
+    frames, lying = [], {"Kh": SPOT["upcard"]}
+    plan = {10: ("9h", "Beat"), 20: ("Th", "Cla"), 40: ("Ah", "Cla"), 50: ("7h", "Beat")}
+    for i in range(70):
+        if i in plan:
+            c, at = plan[i]
+            lying[c] = SPOT[at]
+        if i == 30:  # trick 1 gathered
+            lying.pop("9h"), lying.pop("Th")
+        frames.append([R(c, b) for c, b in lying.items()])
+    return frames
+
+
+def _run_with_camera(fail_at: int | None) -> tuple[Session, list]:
+    script = _script()
+    state = {"i": 0, "fail_at": fail_at, "opens": 0}
+
+    def factory():
+        state["opens"] += 1
+        if fail_at is not None and state["opens"] == 2:
+            from vision.sources import SourceError
+            raise SourceError("camera unplugged")  # the first retry fails too
+        return FlakyCamera(script, state)
+
+    session = Session()
+    start = session.next_hand(SEATS, "Anna")
+    watcher = Watcher(session)
+    table = LiveTable(watcher, recognizer=lambda img: script[state["last"]])
+    taps = [(0.0, start)] + [(0.3, BidMade(p, b)) for p, b in (("Beat", "chratze"), ("Cla", "metcho"),
+                                                               ("Anna", "weg"))]
+    taps += [(0.35, Exchanged("Beat", 0)), (0.35, Exchanged("Cla", 0))]
+    notices: list = []
+    source = Resilient(factory, sleep=lambda s: None)
+    run(table, _until(source.frames(), len(script)), taps, notices.append)
+    return session, notices
+
+
+def _until(frames, n):
+    for f in frames:
+        yield f
+        if f is not None and f.index >= n - 1:
+            return
+
+
+def test_pulling_the_camera_mid_hand_resumes_the_same_hand_with_nothing_lost_or_doubled():
+    clean, _ = _run_with_camera(None)
+    flaky, notices = _run_with_camera(fail_at=25)  # mid-trick... between the two tricks' cards
+    assert [n.data.get("state") for n in notices if n.kind == "camera"] == ["lost", "ok"]
+    assert [e.to_dict() for e in flaky.log] == [e.to_dict() for e in clean.log]
+    plays = [e for e in flaky.log if isinstance(e, CardPlayed)]
+    assert [(e.player, e.card.code) for e in plays] == [("Beat", "9h"), ("Cla", "Th"), ("Cla", "Ah"), ("Beat", "7h")]
+    assert len(flaky.hands) == 1 and isinstance(flaky.log[0], HandStarted)
+    assert [e for e in flaky.log if isinstance(e, UpcardShown)][0].card.code == "Kh"

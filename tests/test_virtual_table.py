@@ -1,0 +1,74 @@
+"""The virtual table (datasets.virtual_table): a hand record rendered as webcam video, and the
+live table refereeing it end to end from reads of what is really in each frame."""
+
+import random
+
+import numpy as np
+import pytest
+
+from datasets.art import scanned_pack
+from datasets.virtual_table import render_hand, table_events, truth_reads
+from engine.events import CardPlayed, UpcardShown
+from engine.session import Session
+from engine.simulate import simulate_hand
+from vision.layout import TableLayout
+from vision.live import LiveTable, run
+from vision.sources import Frame
+from vision.table_check import check_hand
+from vision.watch import Watcher
+
+SIZE = (320, 240)  # small frames keep the test fast; the benchmark renders 640 x 480
+
+
+@pytest.fixture(scope="module")
+def hand():
+    sim = simulate_hand(random.Random(11), players=3, illegal_rate=0.15)
+    record = table_events(sim.events)
+    return record, render_hand(record, scanned_pack("swiss-german"), seed=11, size=SIZE)
+
+
+def test_every_card_of_the_record_is_shown_at_its_moment(hand):
+    record, vh = hand
+    want = [("upcard", None, e.card.code) if isinstance(e, UpcardShown) else ("play", e.player, e.card.code)
+            for e in record if isinstance(e, (UpcardShown, CardPlayed))]
+    got = [(v.kind, v.player, v.card) for v in vh.visuals if v.kind in ("upcard", "play")]
+    assert got == want
+    times = [v.t for v in vh.visuals]
+    assert times == sorted(times) and times[-1] < vh.duration
+
+
+def test_each_card_lies_still_inside_its_players_zone(hand):
+    record, vh = hand
+    layout = TableLayout.from_dict({"zones": vh.zones})
+    seats = record[0].seats
+    for v in vh.visuals:
+        if v.kind not in ("upcard", "play"):
+            continue
+        _, truth = vh.frame(v.t + 0.05)
+        quad = next(c["quad"] for c in truth if c["card"] == v.card)
+        assert layout.place(tuple(quad.mean(axis=0)), seats) == (v.player or "upcard")
+
+
+def test_the_same_seed_renders_the_same_video(hand):
+    record, vh = hand
+    again = render_hand(record, scanned_pack("swiss-german"), seed=11, size=SIZE)
+    assert np.array_equal(vh.frame(3.0, 60)[0], again.frame(3.0, 60)[0])
+
+
+@pytest.mark.parametrize("zones", [True, False], ids=["zones", "play-order"])
+def test_a_rendered_hand_refereed_from_the_table_equals_its_record(hand, zones):
+    record, vh = hand
+    session = Session()
+    watcher = Watcher(session, TableLayout.from_dict({"zones": vh.zones}) if zones else None)
+    rng = np.random.default_rng(1)
+    current: dict = {}
+    table = LiveTable(watcher, lambda img: truth_reads(current["truth"], rng, misread=0.1))
+
+    def frames():
+        for i, (t, img, truth) in enumerate(vh.frames()):
+            current["truth"] = truth
+            yield Frame(img, t, i)
+
+    left = run(table, frames(), [(tap.t, tap.event) for tap in vh.taps])
+    check = check_hand(record, session)
+    assert left == [] and check.details == [] and check.same_result and check.wrong_card_events == 0

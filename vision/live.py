@@ -1,0 +1,109 @@
+"""The loop at the table: frames in, the session's record out.
+
+:class:`LiveTable` runs recognition on a frame, keeps the mat's homography, hands the reads to
+the :class:`~vision.watch.Watcher` and keeps the last annotated frame and a snapshot per
+recorded card (the review shows them). :func:`run` drives it from a source, survives a camera
+that drops out (:class:`~vision.sources.Resilient`), and applies timed taps (the demo's stand-in
+for a person at the tablet).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Callable, Iterable
+
+import numpy as np
+
+from engine.events import Event, HandStarted
+from engine.hand import IllegalEvent
+
+from .annotate import annotate
+from .layout import MatFinder
+from .sources import Frame
+from .watch import Notice, Watcher, save_snapshot
+
+
+@dataclass
+class Timing:
+    frames: int = 0
+    busy: float = 0.0  # seconds spent processing
+    latencies: list[float] = field(default_factory=list)
+
+
+class LiveTable:
+    def __init__(self, watcher: Watcher, recognizer: Callable[[np.ndarray], list], snapshots: Path | None = None,
+                 keep_annotated: bool = False) -> None:
+        self.watcher, self.recognizer, self.snapshots = watcher, recognizer, snapshots
+        layout = watcher.layout
+        self.mat = MatFinder() if layout is not None and layout.space == "mat" else None
+        self.keep_annotated = keep_annotated
+        self.annotated: np.ndarray | None = None
+        self.last_reads: list = []
+        self.timing = Timing()
+
+    def process(self, frame: Frame) -> list[Notice]:
+        start = time.perf_counter()
+        reads = self.recognizer(frame.image)
+        if self.mat is not None:
+            self.watcher.to_mat = self.mat(frame.image)
+        meta = {"frame": frame.index}
+        if self.snapshots is not None:
+            meta["snapshot"] = f"f{frame.index:06d}.jpg"
+        notices = self.watcher.reads(reads, frame.t, meta)
+        if self.snapshots is not None and any(n.kind == "recorded" for n in notices):
+            save_snapshot(self.snapshots, frame.image, meta["snapshot"])
+        self.last_reads = reads
+        if self.keep_annotated:
+            self.annotated = annotate(frame.image, reads, self.watcher)
+        self.timing.frames += 1
+        self.timing.busy += time.perf_counter() - start
+        return notices
+
+    def tap(self, event: Event) -> list[Notice]:
+        return self.watcher.tap(event)[1]
+
+
+def host_start(session_next: Callable[..., HandStarted], ev: HandStarted) -> HandStarted:
+    """The host's "next hand" button: seats and dealer as recorded, ante and pot as the session says."""
+    nxt = session_next(seats=ev.seats, dealer=ev.dealer)
+    return replace(nxt, meta=ev.meta)
+
+
+def run(table: LiveTable, frames: Iterable[Frame | None], taps: list[tuple[float, Event]] = (),
+        on_notice: Callable[[Notice], None] = lambda n: None, on_frame: Callable[[Frame], None] | None = None) -> list[str]:
+    """Process every frame; a ``None`` frame means the camera is lost (the record is untouched).
+
+    A tap the record cannot take yet (the bids before the camera has seen the upcard) waits
+    and is tried again each frame, as a person would; returns the taps never taken.
+    """
+    queue = sorted(taps, key=lambda x: x[0])
+    k = 0
+    for frame in frames:
+        if frame is None:
+            for n in table.watcher.camera_lost():
+                on_notice(n)
+            continue
+        while k < len(queue) and queue[k][0] <= frame.t and _try_tap(table, queue[k][1], on_notice):
+            k += 1
+        for n in table.process(frame):
+            on_notice(n)
+        if on_frame:
+            on_frame(frame)
+    while k < len(queue) and _try_tap(table, queue[k][1], on_notice):
+        k += 1
+    return [f"{ev.type}: {ev.to_dict()}" for _, ev in queue[k:]]
+
+
+def _try_tap(table: LiveTable, ev: Event, on_notice: Callable[[Notice], None]) -> bool:
+    if isinstance(ev, HandStarted):
+        ev = host_start(table.watcher.session.next_hand, ev)
+    try:
+        notices = table.tap(ev)
+    except IllegalEvent as exc:
+        table.watcher.note_refused(f"tap {ev.type} refused: {exc}", on_notice)
+        return False
+    for n in notices:
+        on_notice(n)
+    return True

@@ -1,0 +1,50 @@
+"""Did the live table record the hand the cards really made? (tests and benchmarks)"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.events import CardPlayed, Event, UpcardShown
+from engine.hand import Hand
+from engine.session import Session
+from engine.settlement import settle
+
+
+@dataclass
+class Check:
+    same_result: bool  # trick winners, flags and pot as the record's
+    wrong_card_events: int  # camera events naming a card or player the record does not have there
+    missed: int  # visible events of the record never recorded
+    details: list[str] = field(default_factory=list)
+
+
+def outcome(hand: Hand) -> dict:
+    s = settle(hand)
+    return {"winners": [hand.seats[t.winner] for t in hand.tricks],
+            "flags": sorted((f.rule, f.player, f.trick, f.card, f.status)
+                            for f in hand.flags.values()),
+            "pot": s.carried_out, "payouts": dict(s.payouts), "penalties": dict(s.penalties),
+            "result": hand.result}
+
+
+def visible_events(events: list[Event]) -> list[tuple[str, str | None, str]]:
+    return [(ev.type, getattr(ev, "player", None), ev.card.code)
+            for ev in events if isinstance(ev, (UpcardShown, CardPlayed))]
+
+
+def check_hand(record: list[Event], session: Session, rules=None) -> Check:
+    """Compare the hand the watcher recorded (the session's last hand) with the true record."""
+    truth = Session(rules or session.rules)
+    start = record[0]
+    truth.record(truth.next_hand(start.seats, start.dealer))  # ante and pot as a fresh table has them
+    for ev in record[1:]:
+        truth.record(ev)
+    want, got = truth.current, session.current
+    if got is None:
+        return Check(False, 0, len(visible_events(want.events)), ["nothing was recorded"])
+    w_ev, g_ev = visible_events(want.events), visible_events(got.events)
+    wrong = sum(1 for a, b in zip(w_ev, g_ev) if a != b) + max(0, len(g_ev) - len(w_ev))
+    details = [f"event {i}: recorded {b}, true {a}" for i, (a, b) in enumerate(zip(w_ev, g_ev)) if a != b]
+    ow, og = outcome(want), outcome(got)
+    details += [f"{k}: recorded {og[k]}, true {ow[k]}" for k in ow if ow[k] != og[k]]
+    return Check(ow == og, wrong, max(0, len(w_ev) - len(g_ev)), details)

@@ -1,0 +1,279 @@
+"""The live table: stable card events from the camera become the referee's events.
+
+One direction of flow: frames -> reads (:mod:`vision.recognize`) -> stable cards
+(:mod:`vision.stable`) -> this module -> :class:`engine.session.Session`. What the camera
+cannot see (bids, exchanges, who swapped the trump 6) is *tapped* in by a person; the watcher
+records both into the one session log.
+
+What the watcher knows is derived from two things only: the cards the stabilizer says are lying
+on the table now, and the record. A card on the table that the record does not account for is
+*pending*: it becomes an upcard or a play as soon as the record is ready for it (the bids may
+not be tapped in yet: it waits). A card of the trick in progress that vanishes puts the table
+*out of sync*: nothing more is recorded until it is back, the play is undone or corrected, or a
+person excuses it. So a card is never recorded twice and never lost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from engine.cards import card
+from engine.events import CardPlayed, Event, HandStarted, UpcardShown
+from engine.hand import Hand, IllegalEvent
+from engine.session import Session
+
+from .layout import UPCARD, TableLayout
+from .stable import CardGone, CardLaid, Stabilizer
+
+
+@dataclass
+class Notice:
+    """Something the page should show now; ``kind`` is recorded | gathered | out_of_sync |
+    in_sync | waiting | camera | ignored."""
+
+    kind: str
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Seen:
+    """A card the stabilizer says lies on the table."""
+
+    track: int
+    card: str
+    box: tuple[float, float, float, float]
+    place: str | None  # upcard, a player, or None (outside the zones, or no zones)
+    first_seen: float
+    t: float
+    support: float
+    claimed: str = ""  # why the record already accounts for it ("" = pending)
+
+
+class Watcher:
+    def __init__(self, session: Session, layout: TableLayout | None = None,
+                 stabilizer: Stabilizer | None = None,
+                 on_record: Callable[[int, Event], None] | None = None) -> None:
+        self.session = session
+        self.layout = layout
+        self.stabilizer = stabilizer or Stabilizer(gone_after=12)
+        self.on_record = on_record
+        self.seen: dict[int, Seen] = {}
+        self.excused: set[str] = set()  # vanished cards a person said to let go
+        self.gathered: set[tuple[int, int]] = set()  # (hand number, trick number) announced
+        self.hand_number = len(session.hands)
+        self.state, self.reason = "watching", ""
+        self.camera = "ok"
+        self.to_mat: np.ndarray | None = None
+
+    # ------------------------------------------------------------------ inputs
+    def reads(self, reads: list, t: float, meta: dict[str, Any] | None = None) -> list[Notice]:
+        """One frame's card reads (time ``t``); returns what changed."""
+        notices = self._camera_state("ok") if self.camera != "ok" else []
+        self._new_hand_check()
+        for ev in self.stabilizer.update(reads, t, self.impossible()):
+            if isinstance(ev, CardLaid):
+                self._laid(ev)
+            elif isinstance(ev, CardGone):
+                self.seen.pop(ev.track, None)
+        notices += self._sync(meta or {})
+        return notices
+
+    def tap(self, event: Event) -> tuple[int, list[Notice]]:
+        """An event a person entered; raises IllegalEvent (nothing changes) when it cannot happen."""
+        pos = self._record(event)
+        self._new_hand_check()
+        return pos, self._sync({})
+
+    def excuse(self, code: str) -> list[Notice]:
+        """A person says a vanished card of the trick is fine (e.g. it was knocked under another)."""
+        self.excused.add(card(code).code)
+        return self._sync({})
+
+    def note_refused(self, text: str, on_notice: Callable[[Notice], None]) -> None:
+        """Say once that an entry was refused (it is retried by the caller)."""
+        if self.reason != text:
+            self.state, self.reason = "waiting", text
+            on_notice(Notice("waiting", text))
+
+    def camera_lost(self) -> list[Notice]:
+        return self._camera_state("lost") if self.camera != "lost" else []
+
+    # ------------------------------------------------------------------ derived state
+    @property
+    def hand(self) -> Hand | None:
+        return self.session.current
+
+    def impossible(self) -> set[str]:
+        """Cards a newly seen card cannot be: lying elsewhere in view, or played earlier this hand
+        (unless it vanished from the trick in progress: then it may be coming back)."""
+        out = {s.card for s in self.seen.values()}
+        hand = self.hand
+        if hand is not None and hand.phase != "done":
+            out |= {c.code for c in hand.seen}
+            out -= self.missing()
+        return out
+
+    def missing(self) -> set[str]:
+        """Cards of the trick in progress that are no longer on the table."""
+        hand = self.hand
+        if hand is None or hand.trick is None:
+            return set()
+        on_table = {s.card for s in self.seen.values()}
+        return {p.card.code for p in hand.trick.plays} - on_table - self.excused
+
+    def pending(self) -> list[Seen]:
+        return sorted((s for s in self.seen.values() if not s.claimed), key=lambda s: (s.first_seen, s.track))
+
+    def status(self) -> dict[str, Any]:
+        return {"state": "camera_lost" if self.camera == "lost" else self.state, "reason": self.reason,
+                "on_table": sorted(s.card for s in self.seen.values()),
+                "pending": [s.card for s in self.pending()], "missing": sorted(self.missing())}
+
+    # ------------------------------------------------------------------ internals
+    def _laid(self, ev: CardLaid) -> None:
+        cx, cy = (ev.box[0] + ev.box[2]) / 2, (ev.box[1] + ev.box[3]) / 2
+        seats = self.hand.seats if self.hand else ()
+        place = self.layout.place((cx, cy), seats, self.to_mat) if self.layout else None
+        s = Seen(ev.track, ev.card, ev.box, place, ev.first_seen, ev.t, ev.support)
+        if self.layout is not None and place is None:
+            s.claimed = "outside every zone"
+        self.seen[ev.track] = s
+
+    def _new_hand_check(self) -> None:
+        """Cards still lying from the last hand belong to it, not to the new one."""
+        if len(self.session.hands) != self.hand_number:
+            self.hand_number = len(self.session.hands)
+            self.excused.clear()
+            for s in self.seen.values():
+                s.claimed = s.claimed or "left from the last hand"
+
+    def _sync(self, meta: dict[str, Any]) -> list[Notice]:
+        notices = self._gathered()
+        missing = self.missing()
+        if missing:
+            return notices + self._set("out_of_sync", f"{', '.join(sorted(missing))} vanished from the trick "
+                                       "in progress: put it back, or correct the record")
+        if self.state == "out_of_sync":
+            notices += self._set("watching", "")
+        for s in self.pending():
+            claim = self._accounted(s.card)
+            if claim:
+                s.claimed = claim
+                continue
+            event, why = self._event_for(s)
+            if event is None:
+                return notices + self._set("waiting", why)
+            event = _with_meta(event, {**meta, "source": "camera", "t": round(s.t, 3), "track": s.track,
+                                       "support": round(s.support, 3)})
+            try:
+                pos = self._record(event)
+            except IllegalEvent as exc:
+                return notices + self._set("waiting", f"the camera saw {s.card} but {exc}")
+            s.claimed = "recorded"
+            notices.append(Notice("recorded", _describe(event), {"position": pos, "event": event.to_dict()}))
+            notices += self._gathered()
+        if self.state == "waiting":
+            notices += self._set("watching", "")
+        return notices
+
+    def _accounted(self, code: str) -> str:
+        hand = self.hand
+        if hand is None:
+            return ""
+        c = card(code)
+        if c in hand.seen:
+            return "already played"
+        if c in hand.table_cards:
+            return "already on the table"
+        return ""
+
+    def _event_for(self, s: Seen) -> tuple[Event | None, str]:
+        hand = self.hand
+        if hand is None or hand.phase == "done":
+            return None, f"{s.card} is on the table but no hand is in progress: start the hand"
+        c = card(s.card)
+        seat_place = s.place if s.place not in (None, UPCARD) else None
+        if hand.phase == "deal":
+            if seat_place:
+                return None, f"{s.card} lies at {seat_place}'s place, but the upcard is not turned yet"
+            return UpcardShown(c), ""
+        if hand.phase in ("auction", "joining"):
+            return None, f"{s.card} was laid during the bidding: tap in the bids"
+        if self._is_swapped_six(hand, s):
+            return None, f"{s.card} lies where the upcard was: tap who swapped the trump 6"
+        if hand.phase == "exchange" and hand.exchange_pos < len(hand.exchange_order):
+            return None, f"{s.card} was laid before the exchange was entered: tap in the exchanges"
+        if seat_place:
+            return CardPlayed(seat_place, c), ""
+        turn = hand.whose_turn()
+        if turn is None:
+            return None, f"{s.card} lies on the table but nobody is to play"
+        return CardPlayed(hand.seats[turn], c), ""
+
+    @staticmethod
+    def _is_swapped_six(hand: Hand, s: Seen) -> bool:
+        if hand.swapped_by is not None or hand.blind or hand.tricks or (hand.trick and hand.trick.plays):
+            return False
+        up = hand.upcards[-1] if hand.upcards else None
+        return up is not None and s.card == "6" + up.suit_letter and s.card != up.code and s.place in (None, UPCARD)
+
+    def _gathered(self) -> list[Notice]:
+        hand = self.hand
+        if hand is None:
+            return []
+        on_table = {s.card for s in self.seen.values()}
+        out = []
+        for trick in hand.tricks:
+            key = (hand.number, trick.number)
+            if key in self.gathered or any(p.card.code in on_table for p in trick.plays):
+                continue
+            self.gathered.add(key)
+            out.append(Notice("gathered", f"trick {trick.number} gathered by {hand.seats[trick.winner]}",
+                              {"trick": trick.number, "winner": hand.seats[trick.winner]}))
+        return out
+
+    def _record(self, event: Event) -> int:
+        pos = self.session.record(event)
+        if self.on_record:
+            self.on_record(pos, event)
+        return pos
+
+    def _set(self, state: str, reason: str) -> list[Notice]:
+        if (state, reason) == (self.state, self.reason):
+            return []
+        self.state, self.reason = state, reason
+        return [Notice(state, reason or "back in step with the table")]
+
+    def _camera_state(self, state: str) -> list[Notice]:
+        self.camera = state
+        return [Notice("camera", "camera lost: retrying" if state == "lost" else "camera back", {"state": state})]
+
+
+def _with_meta(event: Event, meta: dict[str, Any]) -> Event:
+    from dataclasses import replace  # noqa: PLC0415
+
+    return replace(event, meta={**(event.meta or {}), **meta})
+
+
+def _describe(event: Event) -> str:
+    if isinstance(event, UpcardShown):
+        return f"upcard {event.card.code}"
+    if isinstance(event, CardPlayed):
+        return f"{event.player} plays {event.card.code}"
+    if isinstance(event, HandStarted):
+        return f"hand started, {event.dealer} deals"
+    return event.type
+
+
+def save_snapshot(folder: Path, rgb: np.ndarray, name: str) -> str:
+    """A JPEG of the frame, for the review of a disputed play; returns its file name."""
+    import cv2  # noqa: PLC0415
+
+    folder.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(folder / name), rgb[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return name
