@@ -152,6 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .table_cli import add_commands
 
     add_commands(sub, _model_args)
+    from webui.serve import add_command
+
+    add_command(sub)
     return parser
 
 

@@ -38,6 +38,12 @@ class Card:
         self.index = suit * 9 + rank
         self.code = RANKS[rank] + SUITS[suit]
 
+    def __copy__(self) -> "Card":
+        return self  # one object per card: identity is equality
+
+    def __deepcopy__(self, memo: dict) -> "Card":
+        return self
+
     @property
     def suit_letter(self) -> str:
         return SUITS[self.suit]

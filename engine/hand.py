@@ -13,6 +13,8 @@ that proves it.
 
 from __future__ import annotations
 
+import copy
+
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -450,6 +452,14 @@ class Hand:
                 if q not in played:
                     return q
             return None
+        return None
+
+    def refusal(self, event: Event) -> str | None:
+        """Why ``event`` cannot happen now, or None if it can (tried on a copy: state is unchanged)."""
+        try:
+            copy.deepcopy(self).apply(event)
+        except IllegalEvent as exc:
+            return str(exc)
         return None
 
     def legal_moves(self, player: str) -> list[Card]:

@@ -1,0 +1,252 @@
+"""The tablet page's server (webui): every endpoint, bad input, the PIN, persistence."""
+
+import csv
+import io
+import json
+
+import pytest
+
+from webui import create_app
+
+PIN = "4711"
+AUTH = {"X-Table-Pin": PIN}
+SEATS = ["Anna", "Beat", "Cla"]
+
+
+@pytest.fixture
+def data(tmp_path):
+    return tmp_path / "table"
+
+
+@pytest.fixture
+def client(data):
+    return create_app(data, pin=PIN, testing=True).test_client()
+
+
+def post(client, path, body=None, headers=AUTH):
+    return client.post(path, json=body if body is not None else {}, headers=headers)
+
+
+def play_to_first_trick(client):
+    post(client, "/api/hand/start", {"seats": SEATS})
+    post(client, "/api/upcard", {"card": "Kh"})
+    for p, b in (("Beat", "chratze"), ("Cla", "metcho"), ("Anna", "weg")):
+        assert post(client, "/api/bid", {"player": p, "bid": b}).status_code == 200
+    post(client, "/api/exchange", {"player": "Beat", "count": 0})
+    return post(client, "/api/exchange", {"player": "Cla", "count": 0}).json
+
+
+def whole_hand(client):
+    play_to_first_trick(client)
+    for player, c in (("Beat", "9h"), ("Cla", "Th"), ("Cla", "Ah"), ("Beat", "6h"),
+                      ("Cla", "7s"), ("Beat", "As"), ("Beat", "8c"), ("Cla", "9c")):
+        r = post(client, "/api/play", {"player": player, "card": c})
+        assert r.status_code == 200, r.json
+    return r.json
+
+
+# ------------------------------------------------------------------ pages and reads
+@pytest.mark.parametrize("path", ["/", "/review", "/ledger", "/camera", "/setup"])
+def test_every_page_is_served_with_its_assets_from_the_server(client, path):
+    page = client.get(path)
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    assert "/static/app.js" in html and "/static/app.css" in html and "http" not in html.split("<body")[0]
+    assert client.get("/static/app.js").status_code == 200
+
+
+def test_an_unknown_page_is_a_404(client):
+    assert client.get("/nowhere").status_code == 404
+
+
+def test_anyone_may_read_the_state_without_the_pin(client):
+    state = client.get("/api/state").json
+    assert state["hand"] is None and state["pot"] == 0
+
+
+def test_the_live_stream_sends_the_state_as_a_server_sent_event(client):
+    play_to_first_trick(client)
+    body = client.get("/api/events?once=1").get_data(as_text=True)
+    assert body.startswith("id: ") and "event: state" in body
+    state = json.loads(body.split("data: ", 1)[1])
+    assert state["hand"]["phase"] == "exchange" or state["hand"]["turn"] == "Beat"
+
+
+# ------------------------------------------------------------------ the PIN
+@pytest.mark.parametrize("headers", [{}, {"X-Table-Pin": "0000"}])
+def test_a_write_without_the_right_pin_is_refused_and_changes_nothing(client, headers):
+    r = post(client, "/api/hand/start", {"seats": SEATS}, headers)
+    assert r.status_code == 403 and "PIN" in r.json["error"]
+    assert client.get("/api/state").json["hand"] is None
+
+
+# ------------------------------------------------------------------ a hand by tapping
+def test_a_whole_hand_tapped_through_shows_trick_winners_and_settlement(client):
+    state = whole_hand(client)
+    hand = state["hand"]
+    assert hand["phase"] == "done"
+    assert [t["winner"] for t in hand["tricks"]] == ["Cla", "Cla", "Beat", "Cla"]
+    assert hand["settlement"]["payouts"] == {"Cla": 60}  # the whole pot: the Chratzer failed (RULES.md §4)
+    assert hand["settlement"]["penalties"] == {"Beat": 120}
+    assert state["pot"] == hand["settlement"]["carried_out"]
+
+
+def test_the_state_says_whose_turn_and_which_bids_may_be_tapped(client):
+    post(client, "/api/hand/start", {"seats": SEATS})
+    state = post(client, "/api/upcard", {"card": "Kh"}).json
+    assert state["hand"]["turn"] == "Beat"
+    assert state["hand"]["actions"]["bids"]["Beat"] == ["chratze", "weg"]
+
+
+def test_tricks_against_target(client):
+    play_to_first_trick(client)
+    post(client, "/api/play", {"player": "Beat", "card": "9h"})
+    state = post(client, "/api/play", {"player": "Cla", "card": "Th"}).json
+    targets = {t["player"]: (t["won"], t["target"]) for t in state["hand"]["targets"] if t["active"]}
+    assert targets == {"Beat": (0, 2), "Cla": (1, 1)}
+
+
+def test_a_play_without_a_player_is_for_whoever_is_to_play(client):
+    play_to_first_trick(client)
+    state = post(client, "/api/play", {"card": "9h"}).json
+    assert state["hand"]["current_trick"]["cards"][0]["player"] == "Beat"
+
+
+def test_a_misread_card_is_corrected_by_its_position(client):
+    play_to_first_trick(client)
+    state = post(client, "/api/play", {"player": "Beat", "card": "9h"}).json
+    pos = state["hand"]["current_trick"]["cards"][0]["position"]
+    state = post(client, "/api/correct", {"position": pos, "card": "8h"}).json
+    assert state["hand"]["current_trick"]["cards"][0]["card"] == "8h"
+
+
+def test_undo_takes_back_the_last_tap(client):
+    play_to_first_trick(client)
+    post(client, "/api/play", {"player": "Beat", "card": "9h"})
+    state = post(client, "/api/undo").json
+    assert state["hand"]["current_trick"] is None or state["hand"]["current_trick"]["cards"] == []
+
+
+def test_the_trump_six_swap_is_tapped_by_player(client):
+    play_to_first_trick(client)
+    state = post(client, "/api/swap", {"player": "Cla"}).json
+    assert "6h" in state["hand"]["upcards"] or state["hand"]["actions"]["swap"] == []
+
+
+def test_a_flag_is_ruled_upheld_or_dismissed_and_the_settlement_follows(data):
+    client = create_app(data, pin=PIN, testing=True).test_client()
+    play_to_first_trick(client)
+    post(client, "/api/play", {"player": "Beat", "card": "9h"})
+    post(client, "/api/play", {"player": "Cla", "card": "7s"})  # Cla does not follow hearts ...
+    post(client, "/api/play", {"player": "Cla", "card": "Th"})  # ... and leads a heart: revoke proven
+    state = client.get("/api/state").json
+    flag = next(f for f in state["hand"]["flags"] if f["rule"] == "revoke")
+    assert flag["player"] == "Cla" and flag["evidence"]
+    state = post(client, "/api/flag", {"flag": flag["id"], "upheld": False}).json
+    assert next(f for f in state["hand"]["flags"] if f["id"] == flag["id"])["status"] == "dismissed"
+
+
+def test_the_next_hand_carries_the_pot_and_passes_the_deal(client):
+    whole_hand(client)
+    state = post(client, "/api/hand/start").json
+    assert state["hand"]["hand"] == 2 and state["hand"]["dealer"] == "Beat"
+    assert state["hand"]["settlement"]["pot"] == state["pot"]
+
+
+# ------------------------------------------------------------------ bad input
+@pytest.mark.parametrize("path,body,code", [
+    ("/api/upcard", {"card": "Xz"}, 400),
+    ("/api/upcard", {"card": 7}, 400),
+    ("/api/upcard", {}, 400),
+    ("/api/bid", {"player": "Beat", "bid": "maybe"}, 400),
+    ("/api/bid", {"player": "Beat", "bid": "chratze"}, 409),  # no upcard yet
+    ("/api/exchange", {"player": "Beat", "count": "two"}, 400),
+    ("/api/play", {"player": "Zora", "card": "Ah"}, 409),
+    ("/api/correct", {"position": 99, "card": "Ah"}, 409),
+    ("/api/flag", {"flag": "nope", "upheld": "yes"}, 400),
+    ("/api/hand/start", {"seats": "Anna Beat"}, 400),
+    ("/api/hand/start", {"seats": ["Anna"]}, 409),
+    ("/api/event", {"event": {"type": "teleport"}}, 400),
+    ("/api/session/new", {"rules": {"ante": "lots"}}, 400),
+    ("/api/session/load", {"history": "{broken"}, 400),
+    ("/api/camera/excuse", {"card": "Ah"}, 400),
+])
+def test_a_bad_request_gets_a_4xx_with_a_reason_and_leaves_the_record_unchanged(client, path, body, code):
+    post(client, "/api/hand/start", {"seats": SEATS})
+    before = client.get("/api/export.json").get_data(as_text=True)
+    r = post(client, path, body)
+    assert r.status_code == code and r.json["error"]
+    assert client.get("/api/export.json").get_data(as_text=True) == before
+
+
+def test_a_body_that_is_not_json_is_a_400(client):
+    r = client.post("/api/bid", data="player=Beat", headers={**AUTH, "Content-Type": "application/json"})
+    assert r.status_code == 400
+
+
+def test_a_page_that_lost_track_of_the_hand_is_told_to_reload(client):
+    post(client, "/api/hand/start", {"seats": SEATS})
+    r = post(client, "/api/upcard", {"card": "Kh", "expect_hand": 3})
+    assert r.status_code == 409 and "reload" in r.json["error"]
+
+
+# ------------------------------------------------------------------ ledger, export, reload
+def test_the_ledger_exports_the_history_and_a_csv(client):
+    whole_hand(client)
+    history = client.get("/api/export.json")
+    assert history.status_code == 200 and json.loads(history.data)["format"] == "chratze-hand-history"
+    rows = list(csv.DictReader(io.StringIO(client.get("/api/ledger.csv").get_data(as_text=True))))
+    assert {r["player"]: int(r["balance_rappen"]) for r in rows} == {"Anna": -20, "Beat": -140, "Cla": 40}
+
+
+def test_a_saved_session_is_reloaded_and_the_old_one_archived(client, data):
+    whole_hand(client)
+    saved = client.get("/api/export.json").get_data(as_text=True)
+    post(client, "/api/session/new", {"rules": {"ante": 50}})
+    assert client.get("/api/state").json["rules"]["ante"] == 50
+    state = post(client, "/api/session/load", {"history": saved}).json
+    assert state["hands_played"] == 1 and state["hand"]["phase"] == "done"
+    assert len(list((data / "archive").glob("*.json"))) == 1  # the evening replaced by the new one
+
+
+def test_the_settle_up_squares_every_balance_and_the_pot(client):
+    whole_hand(client)
+    state = client.get("/api/state").json
+    net = {**state["balances"], "pot": -sum(state["balances"].values())}  # the pot holds what players lost
+    for p in state["settle_up"]:
+        net[p["payer"]] += p["amount"]
+        net[p["payee"]] -= p["amount"]
+    assert all(v == 0 for v in net.values()) and len(state["settle_up"]) == 3
+
+
+# ------------------------------------------------------------------ persistence
+def test_every_event_is_stored_and_a_restarted_server_shows_the_same_hand(data):
+    first = create_app(data, pin=PIN, testing=True).test_client()
+    play_to_first_trick(first)
+    post(first, "/api/play", {"player": "Beat", "card": "9h"})
+    before = first.get("/api/state").json
+    second = create_app(data, pin=PIN, testing=True).test_client()  # as after a crash: nothing flushed by hand
+    after = second.get("/api/state").json
+    assert after["hand"] == before["hand"] and after["pot"] == before["pot"]
+
+
+def test_the_database_uses_a_write_ahead_log(data):
+    app = create_app(data, pin=PIN, testing=True)
+    mode = app.extensions["table"].store.db.execute("PRAGMA journal_mode").fetchone()[0]
+    assert mode == "wal"
+
+
+# ------------------------------------------------------------------ layout
+def test_zones_drawn_on_the_calibration_screen_are_saved(client, data):
+    zones = {"zones": {"upcard": [[0, 0], [10, 0], [10, 10]], "1": [[20, 0], [30, 0], [30, 10]]}}
+    assert post(client, "/api/layout", zones).status_code == 200
+    assert set(client.get("/api/layout").json["zones"]) == {"upcard", "1"}
+    assert post(client, "/api/layout", {"zones": {"1": [[0, 0]]}}).status_code == 400
+    assert post(client, "/api/layout", zones, headers={}).status_code == 403
+    assert post(client, "/api/layout", {"mat": 5}).json["space"] == "mat"
+
+
+def test_camera_pictures_are_404_until_a_camera_runs(client):
+    assert client.get("/camera/frame.jpg").status_code == 404
+    assert client.get("/camera.mjpg?once=1").status_code == 404
+    assert client.get("/snapshots/../table.sqlite").status_code == 404

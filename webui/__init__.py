@@ -1,0 +1,35 @@
+"""The tablet page (Flask): the live trick and pot, the table's controls, the review, the ledger.
+
+``create_app`` builds the app around one :class:`~webui.table.TableService`; ``chratze serve``
+adds the camera. Every asset is shipped in ``static/``: nothing is fetched from the network.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+from flask import Flask
+
+from engine.rules import HouseRules
+
+from .store import Store
+from .table import TableService
+
+
+def create_app(data_dir: str | Path = "runs/table", rules: HouseRules | None = None, pin: str | None = None,
+               testing: bool = False) -> Flask:
+    data = Path(data_dir)
+    app = Flask(__name__)
+    app.config.update(TESTING=testing, JSON_SORT_KEYS=False, MAX_CONTENT_LENGTH=4 * 1024 * 1024)
+    pin = pin if pin is not None else f"{secrets.randbelow(10000):04d}"
+    service = TableService(Store(data / "table.sqlite"), rules, pin, snapshots=data / "snapshots")
+    app.extensions["table"] = service
+    from .api import api  # noqa: PLC0415
+    from .camera import camera  # noqa: PLC0415
+    from .pages import pages  # noqa: PLC0415
+
+    app.register_blueprint(pages)
+    app.register_blueprint(api, url_prefix="/api")
+    app.register_blueprint(camera)
+    return app

@@ -1,0 +1,260 @@
+"""The JSON API the page uses. Reads are open to anyone on the network; every write needs the
+table's PIN, validates its input, and answers a bad request with a 4xx and a reason, leaving
+the record unchanged."""
+
+from __future__ import annotations
+
+import json
+import time
+from functools import wraps
+from typing import Any, Callable
+
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+
+from engine.cards import CardError, card
+from engine.events import (BIDS, BidMade, CardCorrected, CardPlayed, EventError, Exchanged, FlagRuled,
+                           TrumpSixSwapped, Undo, UpcardShown, event_from_dict)
+from engine.hand import IllegalEvent
+from engine.rules import HouseRules, RulesError
+from engine.session import Session
+
+from .state import table_state
+from .table import TableService, dumps_state, export_json, ledger_csv, parse_history
+
+api = Blueprint("api", __name__)
+
+
+class BadRequest(ValueError):
+    pass
+
+
+def service() -> TableService:
+    return current_app.extensions["table"]
+
+
+def state_now() -> dict[str, Any]:
+    s = service()
+    with s.lock:
+        camera = s.watcher.status() if s.watcher is not None else None
+        return table_state(s.session, s.version, camera, list(s.notices))
+
+
+@api.errorhandler(BadRequest)
+def _bad(exc):
+    return jsonify(error=str(exc)), 400
+
+
+@api.errorhandler(IllegalEvent)
+def _illegal(exc):
+    return jsonify(error=str(exc)), 409
+
+
+def writes(fn: Callable) -> Callable:
+    """PIN, a JSON object body, the page's idea of the current hand; then the state after."""
+    @wraps(fn)
+    def wrapper(*args, **kwargs):
+        s = service()
+        if not s.check_pin(request.headers.get("X-Table-Pin")):
+            return jsonify(error="wrong or missing table PIN"), 403
+        body = request.get_json(silent=True) if request.data else {}
+        if not isinstance(body, dict):
+            raise BadRequest("the request body must be a JSON object")
+        expect = body.get("expect_hand")
+        with s.lock:
+            if expect is not None and expect != len(s.session.hands):
+                return jsonify(error=f"the table has moved on to hand {len(s.session.hands)}: "
+                                     "reload the page and try again"), 409
+            fn(body, *args, **kwargs)
+        return jsonify(state_now())
+    return wrapper
+
+
+def _str(body: dict, key: str) -> str:
+    v = body.get(key)
+    if not isinstance(v, str) or not v.strip():
+        raise BadRequest(f"'{key}' must be a non-empty string")
+    return v.strip()
+
+
+def _int(body: dict, key: str) -> int:
+    v = body.get(key)
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise BadRequest(f"'{key}' must be an integer")
+    return v
+
+
+def _card(body: dict, key: str = "card"):
+    try:
+        return card(_str(body, key))
+    except CardError as exc:
+        raise BadRequest(str(exc)) from None
+
+
+# ------------------------------------------------------------------ reads
+@api.get("/state")
+def get_state():
+    return jsonify(state_now())
+
+
+@api.get("/events")
+def events():
+    """Server-Sent Events: the whole state each time it changes (and a heartbeat)."""
+    s = service()
+    once = request.args.get("once") == "1"  # tests read one message
+
+    def stream():
+        version = -1
+        while True:
+            new = s.wait(version, 15.0)
+            if new == version:
+                yield ": heartbeat\n\n"
+                continue
+            version = new
+            yield f"id: {version}\nevent: state\ndata: {dumps_state(state_now())}\n\n"
+            if once:
+                return
+
+    return Response(stream_with_context(stream()), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@api.get("/export.json")
+def export():
+    s = service()
+    with s.lock:
+        text = export_json(s.session)
+    return Response(text, mimetype="application/json",
+                    headers={"Content-Disposition": f"attachment; filename=chratze-{time.strftime('%Y%m%d')}.json"})
+
+
+@api.get("/ledger.csv")
+def ledger():
+    s = service()
+    with s.lock:
+        text = ledger_csv(s.session)
+    return Response(text, mimetype="text/csv",
+                    headers={"Content-Disposition": f"attachment; filename=chratze-ledger-{time.strftime('%Y%m%d')}.csv"})
+
+
+# ------------------------------------------------------------------ writes
+@api.post("/hand/start")
+@writes
+def start_hand(body):
+    seats = body.get("seats")
+    if seats is not None and (not isinstance(seats, list) or not all(isinstance(x, str) and x.strip() for x in seats)):
+        raise BadRequest("'seats' must be a list of player names, in play order")
+    dealer = body.get("dealer")
+    if dealer is not None and not isinstance(dealer, str):
+        raise BadRequest("'dealer' must be a player's name")
+    service().start_hand([x.strip() for x in seats] if seats else None, dealer)
+
+
+@api.post("/bid")
+@writes
+def bid(body):
+    b = _str(body, "bid").lower().replace(" ", "_")
+    if b not in BIDS:
+        raise BadRequest(f"unknown bid {b!r}; known: {', '.join(BIDS)}")
+    service().record(BidMade(_str(body, "player"), b))
+
+
+@api.post("/exchange")
+@writes
+def exchange(body):
+    service().record(Exchanged(_str(body, "player"), _int(body, "count")))
+
+
+@api.post("/upcard")
+@writes
+def upcard(body):
+    service().record(UpcardShown(_card(body)))
+
+
+@api.post("/play")
+@writes
+def play(body):
+    s = service()
+    player = body.get("player")
+    if player is None:  # whoever is to play
+        hand = s.session.current
+        turn = hand.whose_turn() if hand else None
+        if turn is None:
+            raise IllegalEvent("nobody is to play now")
+        player = hand.seats[turn]
+    elif not isinstance(player, str) or not player.strip():
+        raise BadRequest("'player' must be a player's name")
+    s.record(CardPlayed(player.strip(), _card(body)))
+
+
+@api.post("/swap")
+@writes
+def swap(body):
+    service().record(TrumpSixSwapped(_str(body, "player")))
+
+
+@api.post("/correct")
+@writes
+def correct(body):
+    service().record(CardCorrected(_int(body, "position"), _card(body)))
+
+
+@api.post("/undo")
+@writes
+def undo(body):
+    service().record(Undo())
+
+
+@api.post("/flag")
+@writes
+def rule_flag(body):
+    upheld = body.get("upheld")
+    if not isinstance(upheld, bool):
+        raise BadRequest("'upheld' must be true or false")
+    service().record(FlagRuled(_str(body, "flag"), upheld))
+
+
+@api.post("/event")
+@writes
+def any_event(body):
+    """Any event in the hand-history form (for tools; the page uses the endpoints above)."""
+    try:
+        ev = event_from_dict(body.get("event"))
+    except EventError as exc:
+        raise BadRequest(str(exc)) from None
+    service().record(ev)
+
+
+@api.post("/camera/excuse")
+@writes
+def excuse(body):
+    s = service()
+    if s.watcher is None:
+        raise BadRequest("no camera is running")
+    s.note(s.watcher.excuse(_card(body).code))
+    s.bump()
+
+
+@api.post("/session/new")
+@writes
+def new_session(body):
+    try:
+        rules = HouseRules.from_dict(body.get("rules") or {})
+    except (RulesError, TypeError) as exc:
+        raise BadRequest(f"house rules: {exc}") from None
+    meta = body.get("meta") or {}
+    if not isinstance(meta, dict):
+        raise BadRequest("'meta' must be an object")
+    service().replace_session(Session(rules, meta))
+
+
+@api.post("/session/load")
+@writes
+def load_session(body):
+    doc = body.get("history")
+    if not isinstance(doc, (dict, str)):
+        raise BadRequest("'history' must be a hand history (the JSON that export writes)")
+    try:
+        session = parse_history(doc if isinstance(doc, str) else json.dumps(doc))
+    except ValueError as exc:
+        raise BadRequest(f"that hand history cannot be loaded: {exc}") from None
+    service().replace_session(session)

@@ -1,0 +1,160 @@
+"""The camera: the annotated video (MJPEG), snapshots for the review, and the table layout.
+
+``start_camera`` runs the live table (:mod:`vision.live`) in a thread beside the server; it
+records into the same session as the page's taps, under the same lock.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from flask import Blueprint, Response, abort, current_app, jsonify, request, send_from_directory
+
+camera = Blueprint("camera", __name__)
+
+
+def _service():
+    return current_app.extensions["table"]
+
+
+@camera.get("/camera.mjpg")
+def mjpeg():
+    s = _service()
+    once = request.args.get("once") == "1"
+
+    def frames():
+        last = None
+        while True:
+            jpeg = s.camera_jpeg
+            if jpeg is not None and jpeg is not last:
+                last = jpeg
+                yield b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " + str(len(jpeg)).encode() + \
+                    b"\r\n\r\n" + jpeg + b"\r\n"
+                if once:
+                    return
+            time.sleep(0.05)
+
+    if s.camera_jpeg is None and once:
+        return jsonify(error="no camera picture yet"), 404
+    return Response(frames(), mimetype="multipart/x-mixed-replace; boundary=frame")
+
+
+@camera.get("/camera/frame.jpg")
+def frame():
+    jpeg = _service().camera_raw
+    if jpeg is None:
+        return jsonify(error="no camera picture yet"), 404
+    return Response(jpeg, mimetype="image/jpeg")
+
+
+@camera.get("/snapshots/<name>")
+def snapshot(name: str):
+    folder = _service().snapshots
+    if folder is None or not name.endswith(".jpg") or "/" in name or ".." in name:
+        abort(404)
+    return send_from_directory(folder, name)
+
+
+@camera.post("/api/layout")
+def save_layout():
+    """Zones drawn on the calibration screen, or ``{"mat": N}`` to use the printed mat for N seats."""
+    from vision.layout import LayoutError, TableLayout, mat_layout  # noqa: PLC0415
+
+    s = _service()
+    if not s.check_pin(request.headers.get("X-Table-Pin")):
+        return jsonify(error="wrong or missing table PIN"), 403
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return jsonify(error="the request body must be a JSON object"), 400
+    try:
+        if "mat" in body:
+            players = body["mat"]
+            if not isinstance(players, int) or not 2 <= players <= 7:
+                raise LayoutError("'mat' must be the number of seats on the printed mat (2 to 7)")
+            layout = mat_layout(players)
+        else:
+            layout = TableLayout.from_dict(body)
+    except LayoutError as exc:
+        return jsonify(error=str(exc)), 400
+    with s.lock:
+        layout.save(s.store.path.parent / "layout.json")
+        if s.watcher is not None:
+            s.watcher.layout = layout
+            runner = current_app.extensions.get("camera_runner")
+            if runner is not None:
+                runner.set_layout(layout)
+        s.bump()
+    return jsonify(layout.to_dict())
+
+
+@camera.get("/api/layout")
+def get_layout():
+    path = _service().store.path.parent / "layout.json"
+    if not path.exists():
+        return jsonify(zones={}, space="image")
+    return Response(path.read_text(), mimetype="application/json")
+
+
+class CameraRunner:
+    """The live table in a thread: frames -> watcher -> the service's session."""
+
+    def __init__(self, service, source_spec: str, layout, recognizer, taps=(), realtime: bool = False,
+                 loop: bool = False) -> None:
+        from vision.live import LiveTable  # noqa: PLC0415
+        from vision.watch import Watcher  # noqa: PLC0415
+
+        self.service, self.spec, self.taps, self.realtime, self.loop = service, source_spec, list(taps), realtime, loop
+        service.watcher = Watcher(service.session, layout, on_record=service.on_watcher_record)
+        self.table = LiveTable(service.watcher, recognizer, service.snapshots, keep_annotated=True)
+        self.thread = threading.Thread(target=self._run, name="camera", daemon=True)
+        self.stop = threading.Event()
+
+    def set_layout(self, layout) -> None:
+        from vision.layout import MatFinder  # noqa: PLC0415
+
+        self.table.mat = MatFinder() if layout.space == "mat" else None
+
+    def start(self) -> "CameraRunner":
+        self.thread.start()
+        return self
+
+    def _run(self) -> None:
+        from vision.live import run  # noqa: PLC0415
+        from vision.sources import Resilient, open_source  # noqa: PLC0415
+
+        while not self.stop.is_set():
+            source = Resilient(lambda: open_source(self.spec))
+            run(self.table, self._paced(source.frames()), self.taps, self._notice, self._frame)
+            if not self.loop:
+                return
+            self.taps = []  # a looping demo video plays its taps once
+
+    def _paced(self, frames):
+        """Under the service's lock, frame by frame; a video file at its own speed when asked."""
+        start = time.monotonic()
+        for f in frames:
+            if self.stop.is_set():
+                return
+            if f is not None and self.realtime:
+                delay = f.t - (time.monotonic() - start)
+                if delay > 0:
+                    time.sleep(delay)
+            with self.service.lock:
+                yield f
+
+    def _notice(self, n) -> None:
+        self.service.note([n])
+        self.service.bump()
+
+    def _frame(self, frame) -> None:
+        import cv2  # noqa: PLC0415
+
+        if self.table.annotated is not None:
+            ok, buf = cv2.imencode(".jpg", self.table.annotated[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 70])
+            if ok:
+                self.service.camera_jpeg = buf.tobytes()
+        ok, buf = cv2.imencode(".jpg", frame.image[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 80])
+        if ok:
+            self.service.camera_raw = buf.tobytes()

@@ -1,0 +1,96 @@
+"""``chratze serve``: the page, and the camera (or the built-in demo) feeding it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import sys
+from pathlib import Path
+
+
+def serve(args: argparse.Namespace) -> int:
+    from engine.rules import HouseRules, RulesError
+    from werkzeug.serving import make_server
+
+    from . import create_app
+
+    try:
+        rules = HouseRules.from_dict(_rules_arg(args.rules)) if args.rules else None
+    except (RulesError, ValueError, OSError) as exc:
+        print(f"chratze serve: house rules: {exc}", file=sys.stderr)
+        return 2
+    app = create_app(args.data, rules, args.pin)
+    service = app.extensions["table"]
+    if args.demo or args.source:
+        rc = _start_camera(app, args)
+        if rc:
+            return rc
+    try:
+        server = make_server(args.host, args.port, app, threaded=True)
+    except OSError as exc:
+        print(f"chratze serve: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
+        return 2
+    host = socket.gethostname() if args.host in ("0.0.0.0", "::") else args.host
+    print(f"Chratze table page: http://{host}:{server.server_port}/   (this machine: http://127.0.0.1:{server.server_port}/)")
+    print(f"Table PIN for changes: {service.pin}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _rules_arg(value: str) -> dict:
+    path = Path(value)
+    text = path.read_text(encoding="utf-8") if path.is_file() else value
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError("house rules must be a JSON object")
+    return data
+
+
+def _start_camera(app, args) -> int:
+    from vision.layout import LayoutError, TableLayout
+    from vision.recognize import ModelMissing, Recognizer
+
+    from .camera import CameraRunner
+
+    taps = []
+    source, layout_path = args.source, args.layout
+    if args.demo:
+        from chratze.table_cli import EXAMPLE, _virtual_table, load_taps
+
+        out = Path(args.data) / "demo"
+        if not (out / "table.avi").exists():
+            print("rendering the demo table video (once) ...", flush=True)
+            _virtual_table(argparse.Namespace(record=str(EXAMPLE), hand=1, seed=1, pack=None, out=out))
+        source, layout_path = str(out / "table.avi"), str(out / "layout.json")
+        taps = load_taps(str(out / "taps.json"))
+        service = app.extensions["table"]
+        if service.session.log:  # the demo always starts a fresh evening; the old one is archived
+            from engine.session import Session
+            service.replace_session(Session(service.session.rules))
+    try:
+        layout = TableLayout.load(layout_path) if layout_path else None
+        recognizer = Recognizer()
+    except (LayoutError, ModelMissing) as exc:
+        print(f"chratze serve: {exc}", file=sys.stderr)
+        return 2
+    runner = CameraRunner(app.extensions["table"], source, layout, recognizer, taps, realtime=args.demo or
+                          not source.isdigit() and not source.startswith(("http", "rtsp")) and not Path(source).is_dir())
+    app.extensions["camera_runner"] = runner.start()
+    return 0
+
+
+def add_command(sub) -> None:
+    p = sub.add_parser("serve", help="the tablet page (and the camera) for a live table")
+    p.add_argument("--host", default="0.0.0.0")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--data", default="runs/table", help="folder for the table's database, snapshots and layout")
+    p.add_argument("--source", help="camera: webcam index, video file, image folder, or http/rtsp URL")
+    p.add_argument("--layout", help="table layout JSON (zones, or a mat's layout)")
+    p.add_argument("--rules", help="house rules: a JSON file or inline JSON")
+    p.add_argument("--pin", help="the table's PIN (default: a random one, printed at start)")
+    p.add_argument("--demo", action="store_true", help="no camera: referee the built-in virtual table video")
+    p.set_defaults(run=serve)

@@ -1,0 +1,97 @@
+"""What the page shows, as one JSON document computed from the session (and the camera).
+
+The page never works anything out itself: whose turn, which bids may be tapped, how many tricks
+each player still needs, the provisional settlement, all come from the engine here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cards import FRENCH_SUIT_NAMES, SUITS
+from engine.events import BidMade, Exchanged
+from engine.hand import Hand
+from engine.report import hand_summary
+from engine.session import Session
+from engine.settlement import settle
+
+BID_ORDER = ("chratze", "metcho", "weg", "blind", "double_blind")
+
+
+def table_state(session: Session, version: int, camera: dict[str, Any] | None = None,
+                notices: list | None = None) -> dict[str, Any]:
+    hand = session.current
+    return {
+        "version": version,
+        "hands_played": len(session.hands),
+        "pot": session.pot,
+        "next_ante": session.ante_due(),
+        "rules": session.rules.to_dict(),
+        "balances": session.balances,
+        "settle_up": [p.to_dict() for p in session.settle_up()],
+        "next_dealer": session.next_dealer(),
+        "hand": hand_view(session, hand) if hand else None,
+        "camera": camera,
+        "notices": list(notices or []),
+    }
+
+
+def hand_view(session: Session, hand: Hand) -> dict[str, Any]:
+    s = settle(hand)
+    view = hand_summary(hand, s)
+    positions = session.positions[hand.number - 1]
+    turn = hand.whose_turn()
+    view.update({
+        "trump_name": FRENCH_SUIT_NAMES[SUITS[hand.trump]] if hand.trump is not None else None,
+        "turn": hand.seats[turn] if turn is not None and hand.phase != "done" else None,
+        "current_trick": _trick(hand, positions),
+        "targets": [{"player": hand.seats[q], "won": hand.tricks_won[q], "target": hand.target(q),
+                     "active": hand.active[q], "made": hand.made_contract(q)} for q in range(hand.n)],
+        "upcard_positions": [positions[i] for i, ev in enumerate(hand.events) if ev.type == "upcard"],
+        "actions": _actions(hand, turn),
+        "play_positions": {p.card.code: positions[p.position] for p in
+                           [x for t in hand.tricks for x in t.plays] + (hand.trick.plays if hand.trick else [])},
+        "snapshots": {ev.card.code: ev.meta["snapshot"] for ev in hand.events
+                      if ev.type == "play" and ev.meta and ev.meta.get("snapshot")},
+        "proof_snapshots": {f.id: _snapshot(hand, f.raised_at) for f in hand.flags.values()
+                            if _snapshot(hand, f.raised_at)},
+    })
+    return view
+
+
+def _snapshot(hand: Hand, position: int) -> str | None:
+    """The camera picture of the event at ``position`` in the hand (the play that proved a flag)."""
+    if not 0 <= position < len(hand.events):
+        return None
+    meta = hand.events[position].meta or {}
+    return meta.get("snapshot")
+
+
+def _trick(hand: Hand, positions: list[int]) -> dict[str, Any] | None:
+    trick = hand.trick
+    if trick is None:
+        return None
+    return {"number": trick.number, "leader": hand.seats[trick.leader],
+            "expected": [hand.seats[q] for q in trick.expected],
+            "cards": [{"player": hand.seats[p.player], "card": p.card.code, "position": positions[p.position]}
+                      for p in trick.plays]}
+
+
+def _actions(hand: Hand, turn: int | None) -> dict[str, Any]:
+    """What can be tapped now, asked of the engine (a refused event names its reason)."""
+    out: dict[str, Any] = {"bids": {}, "exchange": None}
+    if hand.phase == "done":
+        return out
+    candidates = {hand.seats[hand.dealer]} | ({hand.seats[turn]} if turn is not None else set())
+    for name in candidates:
+        allowed = [b for b in BID_ORDER if hand.refusal(BidMade(name, b)) is None]
+        if allowed:
+            out["bids"][name] = allowed
+    if hand.phase == "exchange" and turn is not None and hand.exchange_pos < len(hand.exchange_order):
+        out["exchange"] = {"player": hand.seats[turn], "max": hand.held[turn]}
+        if hand.refusal(Exchanged(hand.seats[turn], 0)) is not None:
+            out["exchange"] = None
+    out["swap"] = [hand.seats[q] for q in range(hand.n) if hand.active[q]] \
+        if hand.phase in ("exchange", "play") and hand.trick is None and not hand.tricks and hand.swapped_by is None \
+        and not hand.blind and hand.upcards and hand.upcards[-1].code[0] != "6" else []
+    return out

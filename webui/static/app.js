@@ -1,0 +1,277 @@
+// The tablet page: renders /api/state, follows it live by Server-Sent Events, sends the taps.
+"use strict";
+
+const SUIT = { h: ["♥", "red"], d: ["♦", "red"], s: ["♠", "black"], c: ["♣", "black"] };
+const RANK = { "6": "6", "7": "7", "8": "8", "9": "9", T: "10", J: "J", Q: "Q", K: "K", A: "A" };
+const DECK = [];
+for (const s of "hdsc") for (const r of "6789TJQKA") DECK.push(r + s);
+
+let STATE = null;
+let CALIB = { points: [], zones: {} };
+const view = document.body.dataset.view;
+const app = document.getElementById("app");
+
+// ------------------------------------------------------------------ helpers
+function h(tag, attrs, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (v !== null && v !== undefined && v !== false) el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) if (kid !== null && kid !== undefined) el.append(kid.nodeType ? kid : String(kid));
+  return el;
+}
+function money(r) {
+  const sign = r < 0 ? "-" : "", a = Math.abs(r);
+  return `${sign}${Math.trunc(a / 100)}.${String(a % 100).padStart(2, "0")}`;
+}
+function cardEl(code, attrs) {
+  const [sym, colour] = SUIT[code[1]];
+  return h("span", Object.assign({ class: `card ${colour}`, "data-card": code }, attrs || {}), RANK[code[0]], h("small", {}, sym));
+}
+function banner(text, kind) {
+  const b = document.getElementById("banner");
+  b.textContent = text || "";
+  b.className = kind || "";
+  b.hidden = !text;
+}
+async function send(path, body) {
+  let pin = sessionStorage.getItem("chratze-pin") || "";
+  if (!pin) { pin = askPin(); if (!pin) return null; }
+  body = Object.assign({ expect_hand: STATE ? STATE.hands_played : undefined }, body || {});
+  const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", "X-Table-Pin": pin },
+                                  body: JSON.stringify(body) });
+  const data = await res.json().catch(() => ({ error: res.statusText }));
+  if (!res.ok) {
+    if (res.status === 403) sessionStorage.removeItem("chratze-pin");
+    banner(data.error || res.statusText, "error");
+    if (res.status === 409 && /moved on/.test(data.error || "")) refresh();
+    return null;
+  }
+  banner("");
+  render(data);
+  return data;
+}
+function askPin() {
+  const pin = prompt(t("pin_prompt"));
+  if (pin) sessionStorage.setItem("chratze-pin", pin.trim());
+  return pin ? pin.trim() : "";
+}
+function pickCard(title, onPick, exclude) {
+  const dlg = document.getElementById("picker");
+  document.getElementById("picker-title").textContent = title;
+  const grid = document.getElementById("picker-cards");
+  grid.replaceChildren(...DECK.map(c => cardEl(c, {
+    role: "button", tabindex: "0", class: `card pick ${SUIT[c[1]][1]}${(exclude || []).includes(c) ? " used" : ""}`,
+    onclick: () => { dlg.close(); onPick(c); },
+  })));
+  dlg.showModal();
+}
+
+// ------------------------------------------------------------------ live updates
+async function refresh() {
+  const res = await fetch("/api/state");
+  render(await res.json());
+}
+function follow() {
+  const live = document.getElementById("live");
+  const es = new EventSource("/api/events");
+  es.addEventListener("state", ev => { live.className = "dot on"; render(JSON.parse(ev.data)); });
+  es.onerror = () => { live.className = "dot off"; };  // EventSource reconnects by itself
+}
+function render(state) {
+  if (!state || (STATE && state.version < STATE.version && state.hands_played === STATE.hands_played)) return;
+  STATE = state;
+  const fn = { table: renderTable, review: renderReview, ledger: renderLedger, camera: renderCamera, setup: renderSetup }[view];
+  if (fn) fn(state);
+  document.querySelectorAll("[data-t]").forEach(el => { el.textContent = t(el.dataset.t); });
+}
+
+// ------------------------------------------------------------------ table view
+function renderTable(s) {
+  const hand = s.hand;
+  const top = h("section", { class: "top" },
+    h("div", { class: "big pot" }, h("label", {}, t("pot")), h("b", { id: "pot" }, money(s.pot))),
+    hand ? h("div", { class: "big trump" }, h("label", {}, t("trump")),
+      hand.upcards.length ? cardEl(hand.upcards[hand.upcards.length - 1], { id: "upcard" }) : h("b", {}, "–")) : null,
+    hand ? h("div", { class: "big turn" }, h("label", {}, t("turn")), h("b", { id: "turn" }, hand.turn || "–")) : null);
+  const parts = [top];
+  if (!hand) parts.push(h("p", { class: "muted" }, t("no_hand")));
+  else {
+    parts.push(h("p", { class: "line" }, `${t("hand")} ${hand.hand} · ${t("dealer")} ${hand.dealer} · `,
+      h("span", { id: "phase" }, t("phase_" + hand.phase)),
+      hand.chratzer ? ` · Chratzer ${hand.chratzer}` : "", hand.blind ? ` · ${t("bid_" + hand.blind)}` : ""));
+    parts.push(trickPanel(hand), targetsPanel(hand));
+    if (hand.phase === "done") parts.push(settlementPanel(hand.settlement));
+  }
+  if (s.camera) parts.push(cameraPanel(s.camera));
+  parts.push(controls(s));
+  if (s.notices.length) parts.push(h("ul", { class: "notices" }, s.notices.slice(-4).reverse().map(n => h("li", { class: n.kind }, n.text))));
+  app.replaceChildren(...parts);
+}
+function trickPanel(hand) {
+  const cur = hand.current_trick;
+  const seats = h("div", { class: "seats", id: "trick" }, hand.seats.map(name => {
+    const play = cur ? cur.cards.find(c => c.player === name) : null;
+    const active = hand.active.includes(name) || hand.phase === "deal" || hand.phase === "auction";
+    return h("div", { class: `seat${hand.turn === name ? " turn" : ""}${active ? "" : " out"}` },
+      h("div", { class: "name" }, name),
+      play ? cardEl(play.card, { role: "button", title: t("correct"), onclick: () => correct(play) }) : h("span", { class: "card empty" }, ""));
+  }));
+  const done = h("ol", { class: "tricks", id: "tricks" }, hand.tricks.map(tr =>
+    h("li", {}, `${t("trick")} ${tr.number}: `, tr.cards.map(c => cardEl(c.card, { role: "button", onclick: () => correct(
+      { card: c.card, position: hand.play_positions[c.card] }) })), " → ", h("b", { class: "winner" }, tr.winner))));
+  return h("section", { class: "trick" }, h("h2", {}, `${t("trick")} ${cur ? cur.number : hand.tricks.length || ""}`), seats, done);
+}
+function targetsPanel(hand) {
+  return h("section", { class: "targets" }, h("table", { id: "targets" }, hand.targets.filter(x => x.active).map(x =>
+    h("tr", { class: x.made ? "made" : "" }, h("td", {}, x.player), h("td", {}, `${x.won} / ${x.target}`),
+      h("td", {}, x.made ? "✓" : "")))));
+}
+function settlementPanel(st) {
+  const rows = [];
+  for (const [p, v] of Object.entries(st.payouts)) rows.push(h("li", {}, `${p} ${t("gets")} ${money(v)}`));
+  for (const [p, v] of Object.entries(st.penalties)) rows.push(h("li", { class: "pays" }, `${p} ${t("pays")} ${money(v)}`));
+  if (st.outcome === "susi") rows.push(h("li", {}, `${t("susi")}: ${st.susi}`));
+  if (st.outcome === "passed_out") rows.push(h("li", {}, t("passed_out")));
+  rows.push(h("li", { class: "next" }, `${t("next_pot")}: ${money(st.carried_out)}`));
+  return h("section", { class: "settlement", id: "settlement" }, h("h2", {}, t("settlement")), h("ul", {}, rows));
+}
+function cameraPanel(cam) {
+  const kind = cam.state === "watching" ? "ok" : cam.state;
+  const label = { camera_lost: t("camera_lost"), out_of_sync: t("out_of_sync"), waiting: t("waiting") }[cam.state] || t("camera");
+  return h("section", { class: `camera-state ${kind}`, id: "camera-state" }, h("b", {}, label), cam.reason ? ` – ${cam.reason}` : "",
+    cam.missing.map(c => h("button", { onclick: () => send("/api/camera/excuse", { card: c }) }, `${t("excuse")} `, cardEl(c))));
+}
+function correct(play) {
+  if (play.position === undefined) return;
+  pickCard(`${t("correct")}: ${play.card}`, c => send("/api/correct", { position: play.position, card: c }));
+}
+function controls(s) {
+  const hand = s.hand, box = h("section", { class: "controls", id: "controls" });
+  if (!hand || hand.phase === "done") {
+    const last = hand ? hand.seats.join(", ") : "";
+    const seats = h("input", { id: "seats", value: last, placeholder: "Anna, Beat, Cla, Doris" });
+    box.append(h("label", {}, t("seats"), seats),
+      h("button", { class: "primary", id: "start", onclick: () => {
+        const names = seats.value.split(",").map(x => x.trim()).filter(Boolean);
+        send("/api/hand/start", names.length ? { seats: names } : {});
+      } }, hand ? t("next_hand") : t("start_hand")));
+  } else {
+    const acts = hand.actions;
+    if (hand.phase === "deal")
+      box.append(h("button", { class: "primary", id: "set-upcard", onclick: () => pickCard(t("set_upcard"),
+        c => send("/api/upcard", { card: c }), hand.upcards) }, t("set_upcard")));
+    for (const [player, bids] of Object.entries(acts.bids || {}))
+      box.append(h("div", { class: "bids", "data-player": player }, h("span", {}, `${player} ${t("says")}:`),
+        bids.map(b => h("button", { class: `bid ${b}`, "data-bid": b, onclick: () => send("/api/bid", { player, bid: b }) }, t("bid_" + b)))));
+    if (acts.exchange) {
+      const ex = acts.exchange;
+      box.append(h("div", { class: "exchange" }, h("span", {}, `${ex.player} ${t("exchange")}:`),
+        [...Array(ex.max + 1).keys()].map(n => h("button", { "data-count": n, onclick: () => send("/api/exchange", { player: ex.player, count: n }) }, n))));
+    }
+    if (acts.swap && acts.swap.length)
+      box.append(h("div", { class: "swap" }, h("span", {}, `${t("swap")}:`),
+        acts.swap.map(p => h("button", { onclick: () => send("/api/swap", { player: p }) }, p))));
+    if ((hand.phase === "play" || (hand.phase === "exchange" && !acts.exchange)) && hand.turn)
+      box.append(h("button", { class: "primary", id: "play", onclick: () => pickCard(`${t("play_card")} ${hand.turn}`,
+        c => send("/api/play", { player: hand.turn, card: c }), Object.keys(hand.play_positions)) }, `${t("play_card")} ${hand.turn}`));
+  }
+  box.append(h("button", { id: "undo", class: "undo", onclick: () => send("/api/undo") }, t("undo")));
+  return box;
+}
+
+// ------------------------------------------------------------------ review
+async function renderReview(s) {
+  const hand = s.hand;
+  if (!hand) { app.replaceChildren(h("p", { class: "muted" }, t("no_hand"))); return; }
+  const flags = hand.flags.length ? hand.flags.map(f => flagCard(hand, f)) : [h("p", { class: "muted", id: "no-flags" }, t("no_flags"))];
+  app.replaceChildren(h("h2", {}, `${t("review_hand")} ${hand.hand}: ${t("flags")}`), h("div", { id: "flags" }, flags),
+    h("h2", {}, t("tricks")), trickPanel(hand).querySelector("ol"), settlementPanel(hand.settlement));
+}
+function flagCard(hand, f) {
+  const snaps = [];
+  const playSnap = hand.snapshots[f.card];
+  const proofSnap = hand.proof_snapshots[f.id];
+  if (playSnap) snaps.push(h("figure", {}, h("img", { src: `/snapshots/${playSnap}`, alt: t("the_play") }), h("figcaption", {}, t("the_play"))));
+  if (proofSnap && proofSnap !== playSnap) snaps.push(h("figure", {}, h("img", { src: `/snapshots/${proofSnap}`, alt: t("the_proof") }), h("figcaption", {}, t("the_proof"))));
+  return h("article", { class: `flag ${f.status}`, "data-flag": f.id },
+    h("header", {}, `${t("trick")} ${f.trick} · ${f.player} · `, cardEl(f.card), ` · ${f.text}`),
+    h("p", {}, h("b", {}, `${t("evidence")}: `), f.evidence.join("; ") || "–"),
+    h("div", { class: "snaps" }, snaps),
+    h("div", { class: "ruling" }, h("span", { class: "status" }, t(f.status)),
+      h("button", { class: "uphold", onclick: () => send("/api/flag", { flag: f.id, upheld: true }) }, t("uphold")),
+      h("button", { class: "dismiss", onclick: () => send("/api/flag", { flag: f.id, upheld: false }) }, t("dismiss"))));
+}
+
+// ------------------------------------------------------------------ ledger
+function renderLedger(s) {
+  const bal = Object.entries(s.balances);
+  const file = h("input", { type: "file", accept: "application/json,.json", id: "load-file", onchange: async ev => {
+    const text = await ev.target.files[0].text();
+    send("/api/session/load", { history: text });
+  } });
+  app.replaceChildren(
+    h("p", {}, `${t("hands_played")}: ${s.hands_played} · ${t("pot")}: ${money(s.pot)}`),
+    h("h2", {}, t("balances")), h("table", { id: "balances" }, bal.map(([p, v]) => h("tr", {}, h("td", {}, p), h("td", { class: v < 0 ? "neg" : "" }, money(v))))),
+    h("h2", {}, t("settle_up")), h("ul", { id: "settle-up" }, s.settle_up.map(p => h("li", {}, `${p.payer} → ${p.payee}: ${money(p.amount)}`))),
+    h("p", {}, h("a", { href: "/api/export.json", class: "button" }, t("export_json")), " ", h("a", { href: "/api/ledger.csv", class: "button" }, t("export_csv"))),
+    h("label", {}, t("load"), file));
+}
+
+// ------------------------------------------------------------------ camera and calibration
+function renderCamera(s) {
+  if (app.dataset.built) { app.querySelector("#cam-state").textContent = s.camera ? `${s.camera.state} ${s.camera.reason}` : "–"; return; }
+  app.dataset.built = "1";
+  const canvas = h("canvas", { id: "calib", width: 640, height: 480 });
+  const img = new Image();
+  const draw = () => {
+    const g = canvas.getContext("2d");
+    if (img.complete && img.naturalWidth) { canvas.width = img.naturalWidth; canvas.height = img.naturalHeight; g.drawImage(img, 0, 0); }
+    g.strokeStyle = "#3cf"; g.lineWidth = 2; g.fillStyle = "#3cf"; g.font = "14px sans-serif";
+    for (const [name, poly] of Object.entries(CALIB.zones)) {
+      g.beginPath(); poly.forEach(([x, y], i) => i ? g.lineTo(x, y) : g.moveTo(x, y)); g.closePath(); g.stroke();
+      g.fillText(name, poly[0][0] + 4, poly[0][1] + 16);
+    }
+    CALIB.points.forEach(([x, y]) => g.fillRect(x - 3, y - 3, 6, 6));
+  };
+  img.onload = draw;
+  canvas.addEventListener("click", ev => {
+    const r = canvas.getBoundingClientRect();
+    CALIB.points.push([(ev.clientX - r.left) * canvas.width / r.width, (ev.clientY - r.top) * canvas.height / r.height]);
+    draw();
+  });
+  fetch("/api/layout").then(r => r.json()).then(l => { if (l.space === "image") CALIB.zones = l.zones || {}; draw(); });
+  app.replaceChildren(
+    h("p", {}, h("b", {}, `${t("camera")}: `), h("span", { id: "cam-state" }, s.camera ? `${s.camera.state} ${s.camera.reason}` : "–")),
+    h("img", { src: "/camera.mjpg", class: "mjpeg", alt: "camera" }),
+    h("h2", {}, t("calibrate")),
+    h("p", {}, h("button", { onclick: () => { img.src = "/camera/frame.jpg?" + Date.now(); } }, "Snapshot"),
+      h("button", { onclick: () => { const name = prompt(t("zone_name")); if (name && CALIB.points.length >= 3) { CALIB.zones[name] = CALIB.points; } CALIB.points = []; draw(); } }, "+ Zone"),
+      h("button", { onclick: () => send("/api/layout", { zones: CALIB.zones, space: "image" }) }, t("save_zones")),
+      h("button", { onclick: () => { const n = parseInt(prompt("Seats / Plätze", "4"), 10); if (n) send("/api/layout", { mat: n }); } }, t("use_mat"))),
+    canvas);
+}
+
+// ------------------------------------------------------------------ setup
+function renderSetup(s) {
+  if (app.dataset.built) return;
+  app.dataset.built = "1";
+  const rules = h("textarea", { id: "rules", rows: 12 }, JSON.stringify(s.rules, null, 1));
+  app.replaceChildren(h("h2", {}, t("new_session")), h("label", {}, t("house_rules"), rules),
+    h("button", { class: "primary", onclick: () => {
+      let parsed; try { parsed = JSON.parse(rules.value); } catch (e) { banner(String(e), "error"); return; }
+      send("/api/session/new", { rules: parsed });
+    } }, t("new_session")),
+    h("p", { class: "muted" }, "PIN: ", h("button", { onclick: askPin }, t("pin"))));
+}
+
+// ------------------------------------------------------------------ start
+document.getElementById("lang").addEventListener("click", () => {
+  LANG = LANG === "de" ? "en" : "de";
+  localStorage.setItem("chratze-lang", LANG);
+  delete app.dataset.built;
+  render(Object.assign({}, STATE, { version: STATE ? STATE.version : 0 }));
+});
+document.getElementById("pin").addEventListener("click", askPin);
+if (view !== "missing") { refresh().then(follow); }

@@ -1,0 +1,48 @@
+// Words as players say them at the table, in German (Swiss) and English.
+const I18N = {
+  de: {
+    nav_table: "Tisch", nav_review: "Kontrolle", nav_ledger: "Abrechnung", nav_camera: "Kamera", nav_setup: "Einstellungen",
+    loading: "Lade…", cancel: "Abbrechen", pin: "PIN", pin_prompt: "PIN des Tisches (steht auf dem Bildschirm des Gastgebers):",
+    hand: "Spiel", dealer: "Geber", pot: "Pott", trump: "Trumpf", upcard: "Aufgedeckte", turn: "Am Zug",
+    trick: "Stich", tricks: "Stiche", winner: "gewinnt", target: "Ziel", out: "weg",
+    phase_deal: "Austeilen", phase_auction: "Bieten", phase_joining: "Mitgehen", phase_exchange: "Tauschen",
+    phase_play: "Spiel läuft", phase_done: "Fertig",
+    bid_chratze: "Chratze", bid_metcho: "Metcho", bid_weg: "Weg", bid_blind: "Blind", bid_double_blind: "Doppelt blind",
+    says: "sagt", exchange: "tauscht", cards: "Karten", swap: "Trumpf-6 getauscht von", play_card: "Karte gespielt von",
+    set_upcard: "Aufgedeckte Karte eingeben", undo: "Rückgängig", next_hand: "Nächstes Spiel", start_hand: "Spiel starten",
+    seats: "Spieler (in Spielreihenfolge, mit Komma)", correct: "Karte korrigieren", settlement: "Abrechnung des Spiels",
+    gets: "bekommt", pays: "zahlt", next_pot: "Pott fürs nächste Spiel", flags: "Verstösse", no_flags: "Keine Verstösse.",
+    evidence: "Beweis", upheld: "Bestätigt", dismissed: "Verworfen", open: "Offen", uphold: "Bestätigen", dismiss: "Verwerfen",
+    balances: "Kontostand", settle_up: "Ausgleich", export_json: "Verlauf (JSON)", export_csv: "Abrechnung (CSV)",
+    load: "Gespeicherten Abend laden", new_session: "Neuer Abend", house_rules: "Hausregeln (JSON)", ante: "Einsatz (Rappen)",
+    camera: "Kamera", camera_lost: "Kamera verloren – versuche erneut", out_of_sync: "Tisch und Protokoll stimmen nicht",
+    waiting: "Wartet", excuse: "Weiter ohne", no_hand: "Noch kein Spiel.", pick_card: "Welche Karte?",
+    calibrate: "Zonen einzeichnen", save_zones: "Zonen speichern", use_mat: "Gedruckte Matte verwenden", zone_name: "Zone (upcard, 1, 2 … oder Name):",
+    susi: "Susi", passed_out: "Niemand chratzt", made: "geschafft", failed: "nicht geschafft", played_by: "gespielt von",
+    the_play: "Der Zug", the_proof: "Der Beweis", review_hand: "Spiel", wrong_pin: "Falsche PIN", hands_played: "Gespielte Spiele",
+  },
+  en: {
+    nav_table: "Table", nav_review: "Review", nav_ledger: "Ledger", nav_camera: "Camera", nav_setup: "Setup",
+    loading: "Loading…", cancel: "Cancel", pin: "PIN", pin_prompt: "The table's PIN (shown on the host's screen):",
+    hand: "Hand", dealer: "Dealer", pot: "Pot", trump: "Trump", upcard: "Upcard", turn: "To play",
+    trick: "Trick", tricks: "Tricks", winner: "wins", target: "target", out: "out",
+    phase_deal: "Dealing", phase_auction: "Bidding", phase_joining: "Coming along", phase_exchange: "Exchanging",
+    phase_play: "Playing", phase_done: "Over",
+    bid_chratze: "Chratze", bid_metcho: "Metcho", bid_weg: "Weg", bid_blind: "Blind", bid_double_blind: "Double blind",
+    says: "says", exchange: "exchanges", cards: "cards", swap: "Trump 6 swapped by", play_card: "Card played by",
+    set_upcard: "Enter the upcard", undo: "Undo", next_hand: "Next hand", start_hand: "Start hand",
+    seats: "Players (in play order, comma separated)", correct: "Correct this card", settlement: "Settlement",
+    gets: "gets", pays: "pays", next_pot: "Pot for the next hand", flags: "Violations", no_flags: "No violations.",
+    evidence: "Evidence", upheld: "Upheld", dismissed: "Dismissed", open: "Open", uphold: "Uphold", dismiss: "Dismiss",
+    balances: "Balances", settle_up: "Settle-up", export_json: "History (JSON)", export_csv: "Ledger (CSV)",
+    load: "Load a saved evening", new_session: "New evening", house_rules: "House rules (JSON)", ante: "Ante (Rappen)",
+    camera: "Camera", camera_lost: "Camera lost – retrying", out_of_sync: "Table and record disagree",
+    waiting: "Waiting", excuse: "Carry on without", no_hand: "No hand yet.", pick_card: "Which card?",
+    calibrate: "Draw zones", save_zones: "Save zones", use_mat: "Use the printed mat", zone_name: "Zone (upcard, 1, 2 … or a name):",
+    susi: "Susi", passed_out: "Nobody chratzed", made: "made it", failed: "failed", played_by: "played by",
+    the_play: "The play", the_proof: "The proof", review_hand: "Hand", wrong_pin: "Wrong PIN", hands_played: "Hands played",
+  },
+};
+let LANG = localStorage.getItem("chratze-lang") || (navigator.language || "de").slice(0, 2);
+if (!I18N[LANG]) LANG = "de";
+function t(key) { return (I18N[LANG] && I18N[LANG][key]) || I18N.en[key] || key; }

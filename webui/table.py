@@ -1,0 +1,137 @@
+"""The table the server keeps: one session, its store, the camera's watcher, and the viewers.
+
+Every write goes through :meth:`TableService.record` (or the watcher, which records into the
+same session): the engine validates it first (an impossible event changes nothing), the store
+keeps it, and every viewer is woken with the new state version. The lock makes the camera
+thread and the page's taps take turns.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from engine import history
+from engine.events import Event
+from engine.rules import HouseRules
+from engine.session import Session
+
+from .store import Store
+
+
+class TableService:
+    def __init__(self, store: Store, rules: HouseRules | None = None, pin: str = "",
+                 snapshots: Path | None = None, archive: Path | None = None) -> None:
+        self.store = store
+        self.session = store.load(rules or HouseRules())
+        self.pin = pin
+        self.snapshots = snapshots
+        self.archive = archive or store.path.parent / "archive"
+        self.lock = threading.RLock()
+        self.changed = threading.Condition(self.lock)
+        self.version = 1
+        self.notices: deque = deque(maxlen=12)
+        self.watcher = None  # vision.watch.Watcher while a camera runs
+        self.camera_jpeg: bytes | None = None  # the last annotated frame
+        self.camera_raw: bytes | None = None  # the last plain frame, for calibration
+
+    # ------------------------------------------------------------------ writes
+    def record(self, event: Event, source: str = "tablet") -> int:
+        """Record a tapped event; raises IllegalEvent (nothing stored) when it cannot happen now."""
+        event = replace(event, meta={**(event.meta or {}), "source": source, "at": _now()})
+        with self.lock:
+            if self.watcher is not None:
+                pos, notices = self.watcher.tap(event)  # the watcher stores it through on_record
+                self.note(notices)
+            else:
+                pos = self.session.record(event)
+                self.store.append(pos, event)
+            self.bump()
+            return pos
+
+    def on_watcher_record(self, position: int, event: Event) -> None:
+        """The watcher's callback for everything it records (the lock is held by the caller)."""
+        self.store.append(position, event)
+        self.bump()
+
+    def start_hand(self, seats: list[str] | None, dealer: str | None) -> int:
+        with self.lock:
+            ev = self.session.next_hand(seats, dealer)
+            return self.record(ev)
+
+    def replace_session(self, session: Session) -> None:
+        """A new evening or a reloaded history; the old record is archived first, never lost."""
+        with self.lock:
+            if self.session.log:
+                self.archive.mkdir(parents=True, exist_ok=True)
+                name = time.strftime("%Y%m%d-%H%M%S") + f"-{len(self.session.log)}.json"
+                (self.archive / name).write_text(history.dumps(self.session), encoding="utf-8")
+            self.store.reset(session.rules, session.meta, session.log)
+            self.session = session
+            if self.watcher is not None:
+                self.watcher.session = session
+                self.watcher.hand_number = -1
+            self.bump()
+
+    # ------------------------------------------------------------------ viewers
+    def bump(self) -> None:
+        with self.changed:
+            self.version += 1
+            self.changed.notify_all()
+
+    def note(self, notices) -> None:
+        for n in notices:
+            self.notices.append({"kind": n.kind, "text": n.text, "at": _now()})
+
+    def wait(self, version: int, timeout: float) -> int:
+        """Block until the state is newer than ``version`` (or the timeout); returns the version."""
+        with self.changed:
+            self.changed.wait_for(lambda: self.version != version, timeout)
+            return self.version
+
+    def check_pin(self, given: str | None) -> bool:
+        return not self.pin or (given or "").strip() == self.pin
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def export_json(session: Session) -> str:
+    return history.dumps(session)
+
+
+def ledger_csv(session: Session) -> str:
+    """One row per hand and player: ante, payout, penalty, and the running balance (Rappen)."""
+    import csv  # noqa: PLC0415
+    import io  # noqa: PLC0415
+
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["hand", "player", "ante_rappen", "payout_rappen", "penalty_rappen", "balance_rappen"])
+    balance: dict[str, int] = {}
+    for hand, s in zip(session.hands, session.settlements()):
+        for name in hand.seats:
+            ante = hand.start.ante
+            pay, pen = s.payouts.get(name, 0), s.penalties.get(name, 0)
+            balance[name] = balance.get(name, 0) - ante + pay - pen
+            w.writerow([hand.number, name, ante, pay, pen, balance[name]])
+    return out.getvalue()
+
+
+def parse_history(text: str) -> Session:
+    """A hand history to reload; refused whole (with every problem) if any part is broken."""
+    result = history.read(text)
+    if result.problems:
+        raise ValueError("; ".join(str(p) for p in result.problems[:5]))
+    return result.session
+
+
+def dumps_state(state: dict[str, Any]) -> str:
+    return json.dumps(state, ensure_ascii=False, separators=(",", ":"))
+
