@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: demo test bench model setup clean
+.PHONY: demo test bench model setup clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,15 +14,25 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# The tablet page at http://localhost:8000/ with the built-in virtual table as the camera.
 demo: $(STAMP)
-	$(BIN)/chratze demo
+	$(BIN)/chratze serve --demo --port $(PORT)
 
-test: $(STAMP)
+PORT ?= 8000
+
+test: $(STAMP) chromium
 	$(BIN)/python -m pytest
+
+# The browser tests drive Debian's Chromium; install it if we may (they skip, saying why, if not).
+chromium:
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+		apt-get install -y -q chromium >/dev/null 2>&1 || echo "chromium not installed: browser tests will skip"; }
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine_speed.py
 	$(BIN)/python benchmarks/recognition_speed.py
+	$(BIN)/python benchmarks/live_table.py --hands 20
+	$(BIN)/python benchmarks/page_load.py --viewers 20 --hands 4
 
 # Regenerate the synthetic data and retrain both stages (CPU, or DEVICE=0 on a GPU).
 SCENES ?= 1500

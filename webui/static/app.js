@@ -118,7 +118,7 @@ function trickPanel(hand) {
       h("div", { class: "name" }, name),
       play ? cardEl(play.card, { role: "button", title: t("correct"), onclick: () => correct(play) }) : h("span", { class: "card empty" }, ""));
   }));
-  const done = h("ol", { class: "tricks", id: "tricks" }, hand.tricks.map(tr =>
+  const done = h("ul", { class: "tricks", id: "tricks" }, hand.tricks.map(tr =>
     h("li", {}, `${t("trick")} ${tr.number}: `, tr.cards.map(c => cardEl(c.card, { role: "button", onclick: () => correct(
       { card: c.card, position: hand.play_positions[c.card] }) })), " → ", h("b", { class: "winner" }, tr.winner))));
   return h("section", { class: "trick" }, h("h2", {}, `${t("trick")} ${cur ? cur.number : hand.tricks.length || ""}`), seats, done);
@@ -187,7 +187,7 @@ async function renderReview(s) {
   if (!hand) { app.replaceChildren(h("p", { class: "muted" }, t("no_hand"))); return; }
   const flags = hand.flags.length ? hand.flags.map(f => flagCard(hand, f)) : [h("p", { class: "muted", id: "no-flags" }, t("no_flags"))];
   app.replaceChildren(h("h2", {}, `${t("review_hand")} ${hand.hand}: ${t("flags")}`), h("div", { id: "flags" }, flags),
-    h("h2", {}, t("tricks")), trickPanel(hand).querySelector("ol"), settlementPanel(hand.settlement));
+    h("h2", {}, t("tricks")), trickPanel(hand).querySelector("ul"), settlementPanel(hand.settlement));
 }
 function flagCard(hand, f) {
   const snaps = [];

@@ -1,0 +1,141 @@
+"""The tablet page in a real browser: Playwright driving Debian's Chromium (no browser download).
+
+A whole hand is tapped through; the trick winner and the settlement appear live (by SSE, the
+page is never reloaded); a card is corrected and a tap undone; the review rules a flag.
+Screenshots of the table view and the review go to docs/screenshots/.
+"""
+
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+playwright = pytest.importorskip("playwright.sync_api", reason="pip install playwright (the test extra has it)")
+if not Path(CHROMIUM).exists():
+    pytest.skip("Debian's Chromium is not installed (apt-get install chromium)", allow_module_level=True)
+
+from werkzeug.serving import make_server  # noqa: E402
+
+from webui import create_app  # noqa: E402
+
+PIN = "2468"
+SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    app = create_app(tmp_path_factory.mktemp("table"), pin=PIN)
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.server_port}", app
+    srv.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    ctx = browser.new_context(viewport={"width": 1024, "height": 1366}, locale="en-GB")  # a tablet, upright
+    ctx.add_init_script(f"sessionStorage.setItem('chratze-pin', '{PIN}'); localStorage.setItem('chratze-lang', 'en');")
+    pg = ctx.new_page()
+    yield pg
+    ctx.close()
+
+
+def pick(page, code):
+    page.locator(f"#picker-cards [data-card='{code}']").click()
+
+
+def tap_bid(page, player, bid):
+    page.locator(f".bids[data-player='{player}'] button[data-bid='{bid}']").click()
+
+
+def test_a_whole_hand_tapped_through_with_live_winner_settlement_correction_and_undo(page, server):
+    url, app = server
+    page.goto(url + "/")
+    page.fill("#seats", "Anna, Beat, Cla")
+    page.click("#start")
+    page.wait_for_selector("#set-upcard")
+    page.click("#set-upcard")
+    pick(page, "Kh")
+    page.wait_for_selector("#upcard[data-card='Kh']")
+    tap_bid(page, "Beat", "chratze")
+    tap_bid(page, "Cla", "metcho")
+    tap_bid(page, "Anna", "weg")
+    page.locator(".exchange button[data-count='0']").click()
+    page.wait_for_selector("text=Cla exchanges")
+    page.locator(".exchange button[data-count='1']").click()
+    plays = [("9h",), ("Th",), ("Ah",), ("6h",), ("7s",), ("As",), ("8c",), ("9c",)]
+    for k, (code,) in enumerate(plays):
+        page.wait_for_selector("#play")
+        page.click("#play")
+        pick(page, code if k != 0 else "8h")  # first a misread: the 8h
+        if k == 0:
+            page.wait_for_selector("#trick [data-card='8h']")
+            page.locator("#trick [data-card='8h']").click()  # correct it to the 9h
+            pick(page, "9h")
+            page.wait_for_selector("#trick [data-card='9h']")
+        if k == 1:
+            page.wait_for_selector("#tricks .winner")
+            assert page.locator("#tricks li").first.locator(".winner").inner_text() == "Cla"
+        if k == 2:  # a wrong card, undone
+            page.click("#play")
+            pick(page, "Qs")
+            page.wait_for_selector("#tricks [data-card='Qs']")  # it closed trick 2
+            page.click("#undo")
+            page.wait_for_selector("#app [data-card='Qs']", state="detached")
+    page.wait_for_selector("#settlement")
+    text = page.locator("#settlement").inner_text()
+    assert "Cla gets 0.60" in text and "Beat pays 1.20" in text
+    assert [w.inner_text() for w in page.locator("#tricks .winner").all()] == ["Cla", "Cla", "Beat", "Cla"]
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "table-view.png"), full_page=True)
+
+
+def test_the_page_follows_a_tap_made_elsewhere_without_reloading(page, server, browser):
+    url, app = server
+    page.goto(url + "/")
+    page.wait_for_selector("#pot")
+    page.evaluate("window.__marker = 42")  # gone if the page reloads
+    with app.test_client() as other:  # another tablet starts the next hand
+        r = other.post("/api/hand/start", json={}, headers={"X-Table-Pin": PIN})
+        assert r.status_code == 200
+    page.wait_for_selector("text=Hand 2", timeout=3000)
+    assert page.evaluate("window.__marker") == 42
+
+
+def test_the_review_shows_each_flag_with_evidence_and_rules_on_it(page, server):
+    url, app = server
+    with app.test_client() as c:
+        h = {"X-Table-Pin": PIN}
+        for path, body in (("/api/upcard", {"card": "Kd"}), ("/api/bid", {"player": "Cla", "bid": "chratze"}),
+                           ("/api/bid", {"player": "Anna", "bid": "metcho"}), ("/api/bid", {"player": "Beat", "bid": "weg"}),
+                           ("/api/exchange", {"player": "Cla", "count": 0}), ("/api/exchange", {"player": "Anna", "count": 0}),
+                           ("/api/play", {"player": "Cla", "card": "9d"}), ("/api/play", {"player": "Anna", "card": "7s"}),
+                           ("/api/play", {"player": "Cla", "card": "Ac"}), ("/api/play", {"player": "Anna", "card": "Td"})):
+            assert c.post(path, json=body, headers=h).status_code == 200, (path, body)
+    page.goto(url + "/review")
+    flag = page.locator("article.flag").first
+    flag.wait_for()
+    assert "Anna" in flag.inner_text() and "Evidence" in flag.inner_text()
+    flag.locator("button.dismiss").click()
+    page.wait_for_selector("article.flag.dismissed")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "review.png"), full_page=True)
+
+
+def test_the_page_speaks_german(page, server):
+    url, _ = server
+    page.add_init_script("localStorage.setItem('chratze-lang', 'de');")
+    page.goto(url + "/")
+    page.wait_for_selector("text=Pott")
+    assert page.locator("nav a.on").inner_text() == "Tisch"
