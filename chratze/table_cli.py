@@ -175,8 +175,7 @@ def _virtual_table(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ demo
 def _demo(args: argparse.Namespace) -> int:
     """Render a hand of the bundled evening and referee it from the video, as at a table."""
-    from engine.report import format_text, hand_summary
-    from engine.settlement import settle
+    from engine.report import format_text, session_summary
     from vision.table_check import check_hand
 
     out = Path(args.out)
@@ -198,8 +197,7 @@ def _demo(args: argparse.Namespace) -> int:
     vh_record, rules = _record_hand_events(args.hand)
     check = check_hand(vh_record, session, rules)
     if session.current is not None:
-        print(format_text({"hands": [hand_summary(session.current, settle(session.current))], "balances": {},
-                           "settle_up": [], "pot": session.pot}))
+        print(format_text(session_summary(session)))
     print(f"same result as the record: {check.same_result}; wrong card events: {check.wrong_card_events}; "
           f"missed: {check.missed}")
     for d in check.details:

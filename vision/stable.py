@@ -131,8 +131,8 @@ class Stabilizer:
 
     def _replaced(self, track: Track, t: float, impossible) -> list:
         """Every one of the last ``window`` reads names one other possible card: a new card lies here."""
-        if len(track.tops) < self.window or len(set(track.tops)) != 1:
-            return []
+        if len(track.tops) < self.window or len(set(track.tops)) != 1 or not self._still(track):
+            return []  # a card being swept off the table is not a new card
         new = track.tops[-1]
         if new == track.card or new in impossible:
             return []
