@@ -1,0 +1,30 @@
+"""The live-table commands answer bad input with a clear message and exit code 2."""
+
+import pytest
+
+from chratze.cli import main
+
+
+def test_watch_with_a_source_that_does_not_exist(capsys):
+    assert main(["watch", "--source", "/no/such/camera"]) == 2
+    assert "no camera, folder, file or stream" in capsys.readouterr().err
+
+
+def test_watch_with_an_unreadable_layout(capsys, tmp_path):
+    assert main(["watch", "--source", str(tmp_path), "--layout", str(tmp_path / "none.json")]) == 2
+    assert "cannot read table layout" in capsys.readouterr().err
+
+
+def test_a_mat_for_too_many_seats(capsys, tmp_path):
+    assert main(["mat", "--players", "9", "--out", str(tmp_path / "m.png")]) == 2
+    assert "2 to 7 seats" in capsys.readouterr().err
+
+
+def test_serve_with_broken_house_rules(capsys):
+    assert main(["serve", "--rules", '{"ante": "lots"}']) == 2
+    assert "house rules" in capsys.readouterr().err
+
+
+def test_virtual_table_of_a_hand_the_record_does_not_have(tmp_path):
+    with pytest.raises(SystemExit, match="has 1 hand"):
+        main(["virtual-table", "tests/data/one-hand.json", "--hand", "5", "--out", str(tmp_path)])
