@@ -71,13 +71,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--reader", choices=["model", "truth"], default="model")
     ap.add_argument("--no-zones", action="store_true", help="assign cards by play order instead of zones")
+    ap.add_argument("--reuse", type=int, default=2, help="frames a still card keeps its class (0: classify every frame)")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args(argv)
     recognizer = None
     if args.reader == "model":
         from vision.recognize import Recognizer
 
-        recognizer = Recognizer()
+        recognizer = Recognizer(reuse_frames=args.reuse)
     rows = []
     t0 = time.time()
     for seed in range(args.first_seed, args.first_seed + args.hands):
@@ -93,7 +94,8 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"    {d}")
     lat = [x for r in rows for x in r["latency"]]
     same = sum(r["same"] for r in rows)
-    print(f"\nreader: {args.reader}; zones: {not args.no_zones}; {len(rows)} hands in {time.time() - t0:.0f} s")
+    print(f"\nreader: {args.reader}; zones: {not args.no_zones}; reuse: {args.reuse}; "
+          f"{len(rows)} hands in {time.time() - t0:.0f} s")
     print(f"same result as the record: {same}/{len(rows)}  (bar: >= 19/20)")
     print(f"hands with a wrong card event: {sum(r['wrong'] > 0 for r in rows)}  (bar: 0); "
           f"wrong card events in all: {sum(r['wrong'] for r in rows)}; missed events: {sum(r['missed'] for r in rows)}")

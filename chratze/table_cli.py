@@ -68,7 +68,7 @@ def _watch(args: argparse.Namespace) -> int:
 
     try:
         layout = TableLayout.load(args.layout) if args.layout else None
-        recognizer = Recognizer(args.detector, args.classifier, conf=args.conf)
+        recognizer = Recognizer(args.detector, args.classifier, conf=args.conf, reuse_frames=2)
     except (LayoutError, ModelMissing) as exc:
         print(f"chratze watch: {exc}", file=sys.stderr)
         return 2

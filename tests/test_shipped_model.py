@@ -17,3 +17,16 @@ def test_the_shipped_models_find_cards_in_a_clean_generated_scene():
     found = Recognizer()(scene.image)
     assert len(found) >= 1
     assert all(d.card in CLASS_NAMES and 0 < d.confidence <= 1 for d in found)
+
+
+def test_on_video_a_card_lying_still_is_classified_once_every_few_frames():
+    opts = SceneOptions(max_cards=4, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0)
+    image = render_scene(2024, all_packs(), opts).image
+    rec = Recognizer(reuse_frames=2)
+    calls = []
+    classify = rec.classify
+    rec.classify = lambda crop: calls.append(1) or classify(crop)
+    reads = [rec(image) for _ in range(6)]
+    cards = len(reads[0])
+    assert cards >= 1 and len(calls) == 2 * cards  # frames 1 and 4 classify; 2, 3, 5, 6 reuse
+    assert [d.card for d in reads[5]] == [d.card for d in reads[0]]

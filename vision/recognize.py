@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .geometry import CROP_H, CROP_W, obb_corners, order_quad, rectify
+from .geometry import CROP_H, CROP_W, box_iou, obb_corners, order_quad, rectify
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DETECTOR = MODELS / "card-detector.onnx"
@@ -75,13 +75,17 @@ class Recognizer:
     """Callable: RGB image -> list of :class:`Detection`, best first."""
 
     def __init__(self, detector: Path = DETECTOR, classifier: Path = CLASSIFIER, conf: float = 0.35,
-                 iou: float = 0.5, threads: int = 2, top_k: int = 3) -> None:
+                 iou: float = 0.5, threads: int = 2, top_k: int = 3, reuse_frames: int = 0) -> None:
         self.det = _session(Path(detector), threads)
         self.cls = _session(Path(classifier), threads)
         self.det_size = int(self.det.get_inputs()[0].shape[2])
         self.cls_size = int(self.cls.get_inputs()[0].shape[2])
         self.names = _names(self.cls)
         self.conf, self.iou, self.top_k = conf, iou, top_k
+        # Video: a card whose box has not moved keeps its class probabilities for up to
+        # ``reuse_frames`` frames (then it is classified afresh): most cards on a table lie still.
+        self.reuse_frames = reuse_frames
+        self._cache: list[tuple[tuple[float, float, float, float], np.ndarray, int]] = []
 
     def detect_cards(self, rgb: np.ndarray) -> list[tuple[np.ndarray, float]]:
         """Oriented boxes (corners in image pixels) and detector scores, after rotated NMS."""
@@ -107,17 +111,28 @@ class Recognizer:
         return self.cls.run(None, {self.cls.get_inputs()[0].name: x})[0][0]
 
     def __call__(self, rgb: np.ndarray) -> list[Detection]:
-        found = []
+        found, cache = [], []
         for quad, score in self.detect_cards(rgb):
-            probs = self.classify(rectify(rgb, quad, (CROP_W, CROP_H)))
-            best = np.argsort(probs)[::-1][: self.top_k]
             x1, y1 = quad.min(axis=0)
             x2, y2 = quad.max(axis=0)
+            box = (float(x1), float(y1), float(x2), float(y2))
+            probs, age = self._reused(box)
+            if probs is None:
+                probs, age = self.classify(rectify(rgb, quad, (CROP_W, CROP_H))), 0
+            cache.append((box, probs, age + 1))
+            best = np.argsort(probs)[::-1][: self.top_k]
             found.append(Detection(
-                self.names[best[0]], float(score * probs[best[0]]), (float(x1), float(y1), float(x2), float(y2)),
+                self.names[best[0]], float(score * probs[best[0]]), box,
                 [(float(a), float(b)) for a, b in quad], score,
                 [(self.names[i], float(probs[i])) for i in best[1:]]))
+        self._cache = cache if self.reuse_frames else []
         return sorted(found, key=lambda d: -d.confidence)
+
+    def _reused(self, box) -> tuple[np.ndarray | None, int]:
+        for old, probs, age in self._cache:
+            if age <= self.reuse_frames and box_iou(old, box) >= 0.9:
+                return probs, age
+        return None, 0
 
 
 def read_image(path: str | Path) -> np.ndarray:

@@ -73,7 +73,7 @@ def _start_camera(app, args) -> int:
             service.replace_session(Session(service.session.rules))
     try:
         layout = TableLayout.load(layout_path) if layout_path else None
-        recognizer = Recognizer()
+        recognizer = Recognizer(reuse_frames=2)
     except (LayoutError, ModelMissing) as exc:
         print(f"chratze serve: {exc}", file=sys.stderr)
         return 2
