@@ -329,3 +329,17 @@ def test_pulling_the_camera_mid_hand_resumes_the_same_hand_with_nothing_lost_or_
     assert [(e.player, e.card.code) for e in plays] == [("Beat", "9h"), ("Cla", "Th"), ("Cla", "Ah"), ("Beat", "7h")]
     assert len(flaky.hands) == 1 and isinstance(flaky.log[0], HandStarted)
     assert [e for e in flaky.log if isinstance(e, UpcardShown)][0].card.code == "Kh"
+
+
+def test_a_card_read_late_keeps_its_place_in_the_order_of_play():
+    t = Table(zones())
+    t.to_play()
+    unsure = [R("9h", SPOT["Beat"], 0.9, [("9d", 0.9)]), R("9d", SPOT["Beat"], 0.9, [("9h", 0.9)])]
+    for k in range(10):  # Beat's card is laid first but is not read clearly yet ...
+        extra = [unsure[k % 2]] + ([R("Th", SPOT["Cla"])] if k >= 2 else [])  # ... Cla's is clear at once
+        t.notices += t.watcher.reads([R("Kh", SPOT["upcard"])] + extra, t.t)
+        t.t += 0.05
+    assert t.played() == []
+    t.lying.update({"9h": SPOT["Beat"], "Th": SPOT["Cla"]})
+    t.frames(12)
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]

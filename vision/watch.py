@@ -69,11 +69,13 @@ class Watcher:
         self.state, self.reason = "watching", ""
         self.camera = "ok"
         self.to_mat: np.ndarray | None = None
+        self.now = 0.0  # the time of the last frame
 
     # ------------------------------------------------------------------ inputs
     def reads(self, reads: list, t: float, meta: dict[str, Any] | None = None) -> list[Notice]:
         """One frame's card reads (time ``t``); returns what changed."""
         notices = self._camera_state("ok") if self.camera != "ok" else []
+        self.now = t
         self._new_hand_check()
         for ev in self.stabilizer.update(reads, t, self.impossible()):
             if isinstance(ev, CardLaid):
@@ -165,6 +167,8 @@ class Watcher:
             if claim:
                 s.claimed = claim
                 continue
+            if self._earlier_card_unread(s):
+                break  # keep the order of play: record this one after the card laid before it
             event, why = self._event_for(s)
             if event is None:
                 return notices + self._set("waiting", why)
@@ -180,6 +184,22 @@ class Watcher:
         if self.state == "waiting":
             notices += self._set("watching", "")
         return notices
+
+    def _earlier_card_unread(self, s: Seen, patience: float = 3.0) -> bool:
+        """A card laid before ``s`` (at a place that counts) is still being read, for a little while."""
+        st = self.stabilizer
+        seats = self.hand.seats if self.hand else ()
+        for tr in st.tracks:
+            if tr.card is not None or tr.first_seen >= s.first_seen or sum(tr.hits) < st.min_hits:
+                continue
+            if self.now - tr.first_seen > patience:
+                continue
+            if self.layout is not None:
+                cx, cy = (tr.box[0] + tr.box[2]) / 2, (tr.box[1] + tr.box[3]) / 2
+                if self.layout.place((cx, cy), seats, self.to_mat) is None:
+                    continue
+            return True
+        return False
 
     def _accounted(self, code: str) -> str:
         hand = self.hand

@@ -78,6 +78,15 @@ def save_layout():
             layout = TableLayout.from_dict(body)
     except LayoutError as exc:
         return jsonify(error=str(exc)), 400
+    found = None
+    if layout.space == "mat" and s.camera_raw is not None:  # are the markers in view right now?
+        import cv2  # noqa: PLC0415
+        import numpy as np  # noqa: PLC0415
+
+        from vision.layout import MatFinder  # noqa: PLC0415
+
+        bgr = cv2.imdecode(np.frombuffer(s.camera_raw, np.uint8), cv2.IMREAD_COLOR)
+        found = MatFinder()(bgr[..., ::-1]) is not None
     with s.lock:
         layout.save(s.store.path.parent / "layout.json")
         if s.watcher is not None:
@@ -86,7 +95,7 @@ def save_layout():
             if runner is not None:
                 runner.set_layout(layout)
         s.bump()
-    return jsonify(layout.to_dict())
+    return jsonify({**layout.to_dict(), "mat_in_view": found})
 
 
 @camera.get("/api/layout")

@@ -49,7 +49,7 @@ async function send(path, body) {
     return null;
   }
   banner("");
-  render(data);
+  if ("hands_played" in data) render(data);  // writes answer with the new state; /api/layout with the layout
   return data;
 }
 function askPin() {
@@ -152,10 +152,13 @@ function controls(s) {
   if (!hand || hand.phase === "done") {
     const last = hand ? hand.seats.join(", ") : "";
     const seats = h("input", { id: "seats", value: last, placeholder: "Anna, Beat, Cla, Doris" });
-    box.append(h("label", {}, t("seats"), seats),
+    const dealer = h("input", { id: "dealer", value: s.next_dealer || "", placeholder: t("dealer") });
+    box.append(h("label", {}, t("seats"), seats), h("label", {}, t("dealer"), dealer),
       h("button", { class: "primary", id: "start", onclick: () => {
         const names = seats.value.split(",").map(x => x.trim()).filter(Boolean);
-        send("/api/hand/start", names.length ? { seats: names } : {});
+        const body = names.length ? { seats: names } : {};
+        if (dealer.value.trim()) body.dealer = dealer.value.trim();
+        send("/api/hand/start", body);
       } }, hand ? t("next_hand") : t("start_hand")));
   } else {
     const acts = hand.actions;
@@ -249,7 +252,7 @@ function renderCamera(s) {
     h("p", {}, h("button", { onclick: () => { img.src = "/camera/frame.jpg?" + Date.now(); } }, "Snapshot"),
       h("button", { onclick: () => { const name = prompt(t("zone_name")); if (name && CALIB.points.length >= 3) { CALIB.zones[name] = CALIB.points; } CALIB.points = []; draw(); } }, "+ Zone"),
       h("button", { onclick: () => send("/api/layout", { zones: CALIB.zones, space: "image" }) }, t("save_zones")),
-      h("button", { onclick: () => { const n = parseInt(prompt("Seats / Plätze", "4"), 10); if (n) send("/api/layout", { mat: n }); } }, t("use_mat"))),
+      h("button", { onclick: () => { const n = parseInt(prompt("Seats / Plätze", "4"), 10); if (n) send("/api/layout", { mat: n }).then(r => r && r.mat_in_view === false && banner("ArUco ✗", "error")); } }, t("use_mat"))),
     canvas);
 }
 
