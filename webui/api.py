@@ -120,20 +120,20 @@ def events():
 
 @api.get("/export.json")
 def export():
-    s = service()
-    with s.lock:
-        text = export_json(s.session)
-    return Response(text, mimetype="application/json",
-                    headers={"Content-Disposition": f"attachment; filename=chratze-{time.strftime('%Y%m%d')}.json"})
+    return _download(export_json, "application/json", "chratze-{}.json")
 
 
 @api.get("/ledger.csv")
 def ledger():
+    return _download(ledger_csv, "text/csv", "chratze-ledger-{}.csv")
+
+
+def _download(render: Callable[[Session], str], mimetype: str, name: str) -> Response:
     s = service()
     with s.lock:
-        text = ledger_csv(s.session)
-    return Response(text, mimetype="text/csv",
-                    headers={"Content-Disposition": f"attachment; filename=chratze-ledger-{time.strftime('%Y%m%d')}.csv"})
+        text = render(s.session)
+    return Response(text, mimetype=mimetype,
+                    headers={"Content-Disposition": f"attachment; filename={name.format(time.strftime('%Y%m%d'))}"})
 
 
 # ------------------------------------------------------------------ writes
