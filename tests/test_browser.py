@@ -78,7 +78,9 @@ def test_a_whole_hand_tapped_through_with_live_winner_settlement_correction_and_
     for k, (code,) in enumerate(plays):
         page.wait_for_selector("#play")
         page.click("#play")
-        pick(page, code if k != 0 else "8h")  # first a misread: the 8h
+        shown = code if k != 0 else "8h"  # first a misread: the 8h
+        pick(page, shown)
+        page.wait_for_selector(f"#app [data-card='{shown}']")  # the answer is on the page before the next tap
         if k == 0:
             page.wait_for_selector("#trick [data-card='8h']")
             page.locator("#trick [data-card='8h']").click()  # correct it to the 9h
@@ -88,6 +90,7 @@ def test_a_whole_hand_tapped_through_with_live_winner_settlement_correction_and_
             page.wait_for_selector("#tricks .winner")
             assert page.locator("#tricks li").first.locator(".winner").inner_text() == "Cla"
         if k == 2:  # a wrong card, undone
+            page.wait_for_selector("#play:has-text('Beat')")
             page.click("#play")
             pick(page, "Qs")
             page.wait_for_selector("#tricks [data-card='Qs']")  # it closed trick 2
