@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .geometry import CROP_H, CROP_W, box_iou, obb_corners, order_quad, rectify
+from .geometry import CROP_H, CROP_W, box_iou, order_quad, rectify
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DETECTOR = MODELS / "card-detector.onnx"

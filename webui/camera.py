@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, send_from_directory
 
