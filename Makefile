@@ -14,9 +14,10 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-# The tablet page at http://localhost:8000/ with the built-in virtual table as the camera.
+# The tablet page at http://localhost:8000/: webcam 0 if one is attached, else the built-in
+# virtual table as the camera.
 demo: $(STAMP)
-	$(BIN)/chratze serve --demo --port $(PORT)
+	$(BIN)/chratze serve --source auto --port $(PORT)
 
 PORT ?= 8000
 

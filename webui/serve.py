@@ -20,6 +20,8 @@ def serve(args: argparse.Namespace) -> int:
     except (RulesError, ValueError, OSError) as exc:
         print(f"chratze serve: house rules: {exc}", file=sys.stderr)
         return 2
+    if args.source == "auto":  # a webcam if one is attached, else the built-in demo
+        args.source, args.demo = (None, True) if not _webcam_present() else ("0", args.demo)
     app = create_app(args.data, rules, args.pin)
     service = app.extensions["table"]
     if args.demo or args.source:
@@ -39,6 +41,24 @@ def serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def _webcam_present() -> bool:
+    import cv2
+
+    from vision.sources import SourceError, open_source
+
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # "no camera" is not an error here
+    try:
+        cam = open_source("0")
+        ok = cam.read() is not None
+        cam.close()
+        return ok
+    except SourceError:
+        return False
+    finally:
+        cv2.utils.logging.setLogLevel(level)
 
 
 def _rules_arg(value: str) -> dict:
@@ -88,7 +108,8 @@ def add_command(sub) -> None:
     p.add_argument("--host", default="0.0.0.0")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--data", default="runs/table", help="folder for the table's database, snapshots and layout")
-    p.add_argument("--source", help="camera: webcam index, video file, image folder, or http/rtsp URL")
+    p.add_argument("--source", help="camera: webcam index, video file, image folder, http/rtsp URL, "
+                   "or 'auto' (webcam 0 if attached, else the demo)")
     p.add_argument("--layout", help="table layout JSON (zones, or a mat's layout)")
     p.add_argument("--rules", help="house rules: a JSON file or inline JSON")
     p.add_argument("--pin", help="the table's PIN (default: a random one, printed at start)")
