@@ -82,7 +82,7 @@ def _start_camera(app, args) -> int:
         from chratze.table_cli import EXAMPLE, _virtual_table, load_taps
 
         out = Path(args.data) / "demo"
-        if not (out / "table.avi").exists():
+        if not (out / "taps.json").exists():  # written last: the video before it is complete
             print("rendering the demo table video (once) ...", flush=True)
             _virtual_table(argparse.Namespace(record=str(EXAMPLE), hand=1, seed=1, pack=None, out=out))
         source, layout_path = str(out / "table.avi"), str(out / "layout.json")
