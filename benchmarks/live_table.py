@@ -25,13 +25,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from datasets.art import scanned_pack  # noqa: E402
-from datasets.virtual_table import render_hand, table_events, truth_reads  # noqa: E402
+from datasets.virtual_table import TruthCamera, render_hand, table_events  # noqa: E402
 from engine.events import CardPlayed, UpcardShown  # noqa: E402
 from engine.session import Session  # noqa: E402
 from engine.simulate import simulate_hand  # noqa: E402
 from vision.layout import TableLayout  # noqa: E402
 from vision.live import LiveTable, run  # noqa: E402
-from vision.sources import Frame  # noqa: E402
 from vision.table_check import check_hand  # noqa: E402
 from vision.watch import Watcher  # noqa: E402
 
@@ -44,17 +43,9 @@ def one_hand(seed: int, reader: str, recognizer, zones: bool) -> dict:
     frames = [(t, img, truth) for t, img, truth in vh.frames()]  # rendered before timing starts
     session = Session()
     watcher = Watcher(session, TableLayout.from_dict({"zones": vh.zones}) if zones else None)
-    current: dict = {}
-    rng = np.random.default_rng(seed)
-    read = recognizer if reader == "model" else (lambda img: truth_reads(current["truth"], rng))
-    table = LiveTable(watcher, read)
-
-    def feed():
-        for i, (t, img, truth) in enumerate(frames):
-            current["truth"] = truth
-            yield Frame(img, t, i)
-
-    left = run(table, feed(), [(tap.t, tap.event) for tap in vh.taps])
+    camera = TruthCamera(frames, np.random.default_rng(seed))
+    table = LiveTable(watcher, recognizer if reader == "model" else camera.read)
+    left = run(table, camera.frames(), [(tap.t, tap.event) for tap in vh.taps])
     check = check_hand(record, session)
     per_frame = table.timing.busy / max(1, table.timing.frames)
     still = {(v.card): v.t for v in vh.visuals if v.kind in ("upcard", "play", "swap")}

@@ -146,6 +146,7 @@ def _mat(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ virtual table
 def render_record_hand(record: Path, hand_no: int, seed: int, pack_name: str | None = None):
+    """The hand rendered, the events a real table records of it, and the house rules."""
     from datasets.art import scanned_pack
     from datasets.virtual_table import render_hand, table_events
     from engine import history
@@ -153,23 +154,27 @@ def render_record_hand(record: Path, hand_no: int, seed: int, pack_name: str | N
     session = history.loads(record.read_text(encoding="utf-8"))
     if not 1 <= hand_no <= len(session.hands):
         raise SystemExit(f"chratze: {record} has {len(session.hands)} hand(s), not {hand_no}")
-    hand = session.hands[hand_no - 1]
+    events = table_events(session.hands[hand_no - 1].events)
     pack = scanned_pack(pack_name or ("swiss-french", "swiss-german")[seed % 2])
-    return render_hand(table_events(hand.events), pack, seed, session.rules), session.rules
+    return render_hand(events, pack, seed, session.rules), events, session.rules
 
 
 def _virtual_table(args: argparse.Namespace) -> int:
+    vh, _, _ = render_record_hand(Path(args.record), args.hand, args.seed, args.pack)
+    _write_virtual_table(vh, Path(args.out))
+    return 0
+
+
+def _write_virtual_table(vh, out: Path) -> None:
+    """The video and, beside it, the layout, the taps and the truth (taps.json last: it marks it complete)."""
     from vision.layout import TableLayout
 
-    vh, _ = render_record_hand(Path(args.record), args.hand, args.seed, args.pack)
-    out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     vh.write_video(str(out / "table.avi"))
     TableLayout.from_dict({"zones": vh.zones, "frame": list(vh.size)}).save(out / "layout.json")
-    (out / "taps.json").write_text(json.dumps(taps_doc(vh.taps), indent=1, ensure_ascii=False) + "\n")
     (out / "truth.json").write_text(json.dumps([v.__dict__ for v in vh.visuals], indent=1) + "\n")
+    (out / "taps.json").write_text(json.dumps(taps_doc(vh.taps), indent=1, ensure_ascii=False) + "\n")
     print(f"{out / 'table.avi'}: {vh.duration:.1f} s at {vh.fps:.0f} fps; layout.json, taps.json, truth.json")
-    return 0
 
 
 # ------------------------------------------------------------------ demo
@@ -180,9 +185,8 @@ def _demo(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     print(f"rendering hand {args.hand} of {EXAMPLE.name} as a webcam video (no camera attached) ...", flush=True)
-    rc = _virtual_table(argparse.Namespace(record=str(EXAMPLE), hand=args.hand, seed=args.seed, pack=None, out=out))
-    if rc:
-        return rc
+    vh, record, rules = render_record_hand(EXAMPLE, args.hand, args.seed)
+    _write_virtual_table(vh, out)
     ns = argparse.Namespace(source=str(out / "table.avi"), layout=str(out / "layout.json"),
                             taps=str(out / "taps.json"), record=str(out / "record.json"),
                             snapshots=str(out / "snapshots"), annotate=str(out / "annotated.avi"), show=False,
@@ -194,8 +198,7 @@ def _demo(args: argparse.Namespace) -> int:
     if rc:
         return rc
     session = _session_from(out / "record.json")
-    vh_record, rules = _record_hand_events(args.hand)
-    check = check_hand(vh_record, session, rules)
+    check = check_hand(record, session, rules)
     if session.current is not None:
         print(format_text(session_summary(session)))
     print(f"same result as the record: {check.same_result}; wrong card events: {check.wrong_card_events}; "
@@ -204,14 +207,6 @@ def _demo(args: argparse.Namespace) -> int:
         print(f"  {d}")
     print(f"files: {out}/ (annotated.avi, record.json, snapshots/)")
     return 0
-
-
-def _record_hand_events(hand_no: int):
-    from datasets.virtual_table import table_events
-    from engine import history
-
-    session = history.loads(EXAMPLE.read_text(encoding="utf-8"))
-    return table_events(session.hands[hand_no - 1].events), session.rules
 
 
 def add_commands(sub, model_args) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Iterable, Iterator
 
 import cv2
 import numpy as np
@@ -398,6 +398,26 @@ class TruthRead:
     box: tuple[float, float, float, float]
     corners: list[tuple[float, float]]
     alternatives: list[tuple[str, float]]
+
+
+class TruthCamera:
+    """Frames of a rendered hand, and a reader that reports what is really in the last one
+    (``read``), imperfectly: for testing the live table without the model."""
+
+    def __init__(self, frames: Iterable[tuple[float, np.ndarray, list[dict]]], rng: np.random.Generator,
+                 misread: float = 0.1) -> None:
+        self._frames, self.rng, self.misread = frames, rng, misread
+        self._truth: list[dict] = []
+
+    def frames(self) -> Iterator:
+        from vision.sources import Frame  # noqa: PLC0415
+
+        for i, (t, img, truth) in enumerate(self._frames):
+            self._truth = truth
+            yield Frame(img, t, i)
+
+    def read(self, img: np.ndarray) -> list[TruthRead]:
+        return truth_reads(self._truth, self.rng, self.misread)
 
 
 def truth_reads(truth: list[dict], rng: np.random.Generator, misread: float = 0.1,

@@ -7,7 +7,7 @@ snapshot) that the engine keeps but never reads, so nothing a recorder attached 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Mapping
 
 from .cards import Card, CardError, card
@@ -23,6 +23,10 @@ class EventError(ValueError):
 class Event:
     type: ClassVar[str] = ""
     meta: Mapping[str, Any] | None = field(default=None, kw_only=True, compare=False)
+
+    def with_meta(self, **meta: Any) -> "Event":
+        """The same event with more recorder meta (time, source, snapshot); the engine never reads it."""
+        return replace(self, meta={**(self.meta or {}), **meta})
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.type}

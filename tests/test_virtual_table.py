@@ -7,13 +7,12 @@ import numpy as np
 import pytest
 
 from datasets.art import scanned_pack
-from datasets.virtual_table import render_hand, table_events, truth_reads
+from datasets.virtual_table import TruthCamera, render_hand, table_events
 from engine.events import CardPlayed, UpcardShown
 from engine.session import Session
 from engine.simulate import simulate_hand
 from vision.layout import TableLayout
 from vision.live import LiveTable, run
-from vision.sources import Frame
 from vision.table_check import check_hand
 from vision.watch import Watcher
 
@@ -60,15 +59,8 @@ def test_a_rendered_hand_refereed_from_the_table_equals_its_record(hand, zones):
     record, vh = hand
     session = Session()
     watcher = Watcher(session, TableLayout.from_dict({"zones": vh.zones}) if zones else None)
-    rng = np.random.default_rng(1)
-    current: dict = {}
-    table = LiveTable(watcher, lambda img: truth_reads(current["truth"], rng, misread=0.1))
-
-    def frames():
-        for i, (t, img, truth) in enumerate(vh.frames()):
-            current["truth"] = truth
-            yield Frame(img, t, i)
-
-    left = run(table, frames(), [(tap.t, tap.event) for tap in vh.taps])
+    camera = TruthCamera(vh.frames(), np.random.default_rng(1), misread=0.1)
+    table = LiveTable(watcher, camera.read)
+    left = run(table, camera.frames(), [(tap.t, tap.event) for tap in vh.taps])
     check = check_hand(record, session)
     assert left == [] and check.details == [] and check.same_result and check.wrong_card_events == 0

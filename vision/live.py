@@ -10,7 +10,7 @@ for a person at the tablet).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -29,7 +29,6 @@ from .watch import Notice, Watcher, save_snapshot
 class Timing:
     frames: int = 0
     busy: float = 0.0  # seconds spent processing
-    latencies: list[float] = field(default_factory=list)
 
 
 class LiveTable:
@@ -40,7 +39,6 @@ class LiveTable:
         self.mat = MatFinder() if layout is not None and layout.space == "mat" else None
         self.keep_annotated = keep_annotated
         self.annotated: np.ndarray | None = None
-        self.last_reads: list = []
         self.timing = Timing()
 
     def process(self, frame: Frame) -> list[Notice]:
@@ -54,7 +52,6 @@ class LiveTable:
         notices = self.watcher.reads(reads, frame.t, meta)
         if self.snapshots is not None and any(n.kind == "recorded" for n in notices):
             save_snapshot(self.snapshots, frame.image, meta["snapshot"])
-        self.last_reads = reads
         if self.keep_annotated:
             self.annotated = annotate(frame.image, reads, self.watcher)
         self.timing.frames += 1

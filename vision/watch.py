@@ -137,10 +137,15 @@ class Watcher:
                 "pending": [s.card for s in self.pending()], "missing": sorted(self.missing())}
 
     # ------------------------------------------------------------------ internals
+    def _place(self, box: tuple[float, float, float, float]) -> str | None:
+        """Where a card's centre lies: "upcard", a player, or None (outside the zones, or no layout)."""
+        if self.layout is None:
+            return None
+        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        return self.layout.place(centre, self.hand.seats if self.hand else (), self.to_mat)
+
     def _laid(self, ev: CardLaid) -> None:
-        cx, cy = (ev.box[0] + ev.box[2]) / 2, (ev.box[1] + ev.box[3]) / 2
-        seats = self.hand.seats if self.hand else ()
-        place = self.layout.place((cx, cy), seats, self.to_mat) if self.layout else None
+        place = self._place(ev.box)
         s = Seen(ev.track, ev.card, ev.box, place, ev.first_seen, ev.t, ev.support)
         if self.layout is not None and place is None:
             s.claimed = "outside every zone"
@@ -172,8 +177,8 @@ class Watcher:
             event, why = self._event_for(s)
             if event is None:
                 return notices + self._set("waiting", why)
-            event = _with_meta(event, {**meta, "source": "camera", "t": round(s.t, 3), "track": s.track,
-                                       "support": round(s.support, 3)})
+            event = event.with_meta(**meta, source="camera", t=round(s.t, 3), track=s.track,
+                                    support=round(s.support, 3))
             try:
                 pos = self._record(event)
             except IllegalEvent as exc:
@@ -188,16 +193,13 @@ class Watcher:
     def _earlier_card_unread(self, s: Seen, patience: float = 3.0) -> bool:
         """A card laid before ``s`` (at a place that counts) is still being read, for a little while."""
         st = self.stabilizer
-        seats = self.hand.seats if self.hand else ()
         for tr in st.tracks:
             if tr.card is not None or tr.first_seen >= s.first_seen or sum(tr.hits) < st.min_hits:
                 continue
             if self.now - tr.first_seen > patience:
                 continue
-            if self.layout is not None:
-                cx, cy = (tr.box[0] + tr.box[2]) / 2, (tr.box[1] + tr.box[3]) / 2
-                if self.layout.place((cx, cy), seats, self.to_mat) is None:
-                    continue
+            if self.layout is not None and self._place(tr.box) is None:
+                continue
             return True
         return False
 
@@ -272,12 +274,6 @@ class Watcher:
     def _camera_state(self, state: str) -> list[Notice]:
         self.camera = state
         return [Notice("camera", "camera lost: retrying" if state == "lost" else "camera back", {"state": state})]
-
-
-def _with_meta(event: Event, meta: dict[str, Any]) -> Event:
-    from dataclasses import replace  # noqa: PLC0415
-
-    return replace(event, meta={**(event.meta or {}), **meta})
 
 
 def _describe(event: Event) -> str:

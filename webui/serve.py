@@ -79,12 +79,12 @@ def _start_camera(app, args) -> int:
     taps = []
     source, layout_path = args.source, args.layout
     if args.demo:
-        from chratze.table_cli import EXAMPLE, _virtual_table, load_taps
+        from chratze.table_cli import EXAMPLE, _write_virtual_table, load_taps, render_record_hand
 
         out = Path(args.data) / "demo"
         if not (out / "taps.json").exists():  # written last: the video before it is complete
             print("rendering the demo table video (once) ...", flush=True)
-            _virtual_table(argparse.Namespace(record=str(EXAMPLE), hand=1, seed=1, pack=None, out=out))
+            _write_virtual_table(render_record_hand(EXAMPLE, 1, 1)[0], out)
         source, layout_path = str(out / "table.avi"), str(out / "layout.json")
         taps = load_taps(str(out / "taps.json"))
         service = app.extensions["table"]

@@ -12,7 +12,6 @@ import json
 import threading
 import time
 from collections import deque
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +42,7 @@ class TableService:
     # ------------------------------------------------------------------ writes
     def record(self, event: Event, source: str = "tablet") -> int:
         """Record a tapped event; raises IllegalEvent (nothing stored) when it cannot happen now."""
-        event = replace(event, meta={**(event.meta or {}), "source": source, "at": _now()})
+        event = event.with_meta(source=source, at=_now())
         with self.lock:
             if self.watcher is not None:
                 pos, notices = self.watcher.tap(event)  # the watcher stores it through on_record
