@@ -33,10 +33,13 @@ def service() -> TableService:
 
 
 def state_now() -> dict[str, Any]:
+    """The page's state, computed once per version however many viewers ask for it."""
     s = service()
     with s.lock:
-        camera = s.watcher.status() if s.watcher is not None else None
-        return table_state(s.session, s.version, camera, list(s.notices))
+        if s.state_cache is None or s.state_cache[0] != s.version:
+            camera = s.watcher.status() if s.watcher is not None else None
+            s.state_cache = (s.version, table_state(s.session, s.version, camera, list(s.notices)))
+        return s.state_cache[1]
 
 
 @api.errorhandler(BadRequest)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import FRENCH_SUIT_NAMES, SUITS
-from engine.events import BidMade, Exchanged
+from engine.events import BidMade, Exchanged, TrumpSixSwapped
 from engine.hand import Hand
 from engine.report import hand_summary
 from engine.session import Session
@@ -91,7 +91,6 @@ def _actions(hand: Hand, turn: int | None) -> dict[str, Any]:
         out["exchange"] = {"player": hand.seats[turn], "max": hand.held[turn]}
         if hand.refusal(Exchanged(hand.seats[turn], 0)) is not None:
             out["exchange"] = None
-    out["swap"] = [hand.seats[q] for q in range(hand.n) if hand.active[q]] \
-        if hand.phase in ("exchange", "play") and hand.trick is None and not hand.tricks and hand.swapped_by is None \
-        and not hand.blind and hand.upcards and hand.upcards[-1].code[0] != "6" else []
+    out["swap"] = [name for q, name in enumerate(hand.seats)
+                   if hand.active[q] and hand.refusal(TrumpSixSwapped(name)) is None]
     return out

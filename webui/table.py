@@ -38,6 +38,7 @@ class TableService:
         self.watcher = None  # vision.watch.Watcher while a camera runs
         self.camera_jpeg: bytes | None = None  # the last annotated frame
         self.camera_raw: bytes | None = None  # the last plain frame, for calibration
+        self.state_cache: tuple[int, dict] | None = None  # (version, the page's state)
 
     # ------------------------------------------------------------------ writes
     def record(self, event: Event, source: str = "tablet") -> int:
@@ -45,16 +46,18 @@ class TableService:
         event = event.with_meta(source=source, at=_now())
         with self.lock:
             if self.watcher is not None:
-                pos, notices = self.watcher.tap(event)  # the watcher stores it through on_record
-                self.note(notices)
+                pos, notices = self.watcher.tap(event)  # stored and announced through on_watcher_record
+                if notices:
+                    self.note(notices)
+                    self.bump()
             else:
                 pos = self.session.record(event)
                 self.store.append(pos, event)
-            self.bump()
+                self.bump()
             return pos
 
     def on_watcher_record(self, position: int, event: Event) -> None:
-        """The watcher's callback for everything it records (the lock is held by the caller)."""
+        """The watcher's callback for everything it records, taps and cards (the lock is held)."""
         self.store.append(position, event)
         self.bump()
 
