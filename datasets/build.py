@@ -23,6 +23,7 @@ import numpy as np
 from vision.geometry import min_area_quad, rectify
 
 from .art import CLASS_NAMES, all_packs
+from .crops import render_card_crop
 from .scenes import SceneOptions, render_scene
 
 SPLIT_SALT = {"train": 0, "val": 1_000_003}
@@ -58,32 +59,48 @@ def write_scene(out: Path, split: str, i: int, seed: int, crops_per_card: int = 
     return len(cards)
 
 
+def write_card_crop(out: Path, split: str, i: int, seed: int) -> int:
+    """One close-up crop of card ``i % 36`` (so the classes stay balanced); drawn again while the
+    card comes out covered."""
+    code = CLASS_NAMES[i % len(CLASS_NAMES)]
+    for attempt in range(20):
+        crop = render_card_crop(scene_seed(seed, split, i) * 31 + attempt, all_packs(), code)
+        if crop is not None:
+            cv2.imwrite(str(out / "classify" / split / code / f"closeup_{split}_{i:06d}.jpg"), crop[..., ::-1])
+            return 1
+    return 0
+
+
 def _job(args: tuple[str, str, int, int, int]) -> int:
     out, split, i, seed, crops = args
+    if crops < 0:  # a close-up classifier crop, not a scene
+        return write_card_crop(Path(out), split, i, seed)
     return write_scene(Path(out), split, i, seed, crops)
 
 
 def build(out: Path, train: int, val: int, seed: int = 1, workers: int | None = None,
-          crops_per_card: int = 1, progress: bool = True) -> Path:
-    """Build both datasets under ``out``; returns the detector's ``data.yaml``."""
+          crops_per_card: int = 1, card_crops: int = 0, progress: bool = True) -> Path:
+    """Build both datasets under ``out`` (plus ``card_crops`` close-up classifier crops, a tenth
+    as many for validation); returns the detector's ``data.yaml``."""
     for split in ("train", "val"):
         (out / "detect" / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "detect" / "labels" / split).mkdir(parents=True, exist_ok=True)
         for code in CLASS_NAMES:
             (out / "classify" / split / code).mkdir(parents=True, exist_ok=True)
     jobs = [(str(out), s, i, seed, crops_per_card) for s, n in (("train", train), ("val", val)) for i in range(n)]
+    jobs += [(str(out), s, i, seed, -1) for s, n in (("train", card_crops), ("val", card_crops // 10)) for i in range(n)]
     workers = workers or max(1, (os.cpu_count() or 1))
     with ProcessPoolExecutor(workers) as pool:
         results = pool.map(_job, jobs, chunksize=8)
         if progress:
             from tqdm import tqdm
 
-            results = tqdm(results, total=len(jobs), desc="scenes", unit="scene")
+            results = tqdm(results, total=len(jobs), desc="scenes and crops", unit="job")
         cards = sum(results)
     data = out / "detect" / "data.yaml"
     data.write_text(f"path: {out.resolve() / 'detect'}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n")
     if progress:
-        print(f"{len(jobs)} scenes, {cards} labelled cards -> {out}")
+        print(f"{train + val} scenes and {card_crops + card_crops // 10} close-ups, {cards} cards -> {out}")
     return data
 
 
@@ -95,8 +112,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--crops-per-card", type=int, default=1)
+    ap.add_argument("--card-crops", type=int, default=0, help="close-up classifier crops (see datasets.crops)")
     args = ap.parse_args(argv)
-    build(args.out, args.train, args.val, args.seed, args.workers, args.crops_per_card)
+    build(args.out, args.train, args.val, args.seed, args.workers, args.crops_per_card, args.card_crops)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ import pytest
 
 from datasets.art import CLASS_NAMES, all_packs, drawn_pack, scanned_pack
 from datasets.build import build, obb_label_line
+from datasets.crops import render_card_crop
 from datasets.scenes import SceneOptions, render_scene
 
 
@@ -76,3 +77,17 @@ def test_build_writes_an_ultralytics_dataset(tmp_path):
     assert len(images) == len(labels) == 6
     crops = list((tmp_path / "classify" / "train").glob("*/*.jpg"))
     assert crops and {p.parent.name for p in crops} <= set(CLASS_NAMES)
+
+
+def test_a_close_up_crop_is_a_pure_function_of_its_seed(packs):
+    a, b = render_card_crop(0, packs, "Kc"), render_card_crop(0, packs, "Kc")
+    assert a is not None and a.shape == (96, 96, 3) and a.dtype == np.uint8
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, render_card_crop(1, packs, "Kc"))
+
+
+def test_close_up_crops_keep_the_classes_balanced(tmp_path):
+    build(tmp_path, train=0, val=0, seed=5, workers=1, card_crops=72, progress=False)
+    per_class = {c: len(list((tmp_path / "classify" / "train" / c).glob("closeup_*.jpg"))) for c in CLASS_NAMES}
+    assert set(per_class.values()) == {2}
+    assert len(list((tmp_path / "classify" / "val").glob("*/closeup_*.jpg"))) == 7

@@ -51,6 +51,8 @@ def train_stage(cfg: StageConfig, data: str, project: Path, name: str, device: s
                 device=device, workers=0 if device == "cpu" else 8, project=str(project.resolve()), name=name,
                 exist_ok=True, plots=plots, amp=device != "cpu", verbose=False, seed=0, deterministic=False,
                 fraction=fraction, **NO_MIRROR, **(cfg.extra or {}))
+    if init:  # fine-tuning: the weights are already trained, so a short warm-up and a gentler rate
+        args.update(warmup_epochs=0.5, lr0=args.get("lr0", 0.01) / 2)
     model.train(**args)
     return Path(model.trainer.best)
 
