@@ -31,6 +31,7 @@ from engine.session import Session  # noqa: E402
 from engine.simulate import simulate_hand  # noqa: E402
 from vision.layout import TableLayout  # noqa: E402
 from vision.live import LiveTable, run  # noqa: E402
+from vision.recognize import CLASSIFIER, DETECTOR, Recognizer  # noqa: E402
 from vision.table_check import check_hand  # noqa: E402
 from vision.watch import Watcher  # noqa: E402
 
@@ -64,12 +65,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-zones", action="store_true", help="assign cards by play order instead of zones")
     ap.add_argument("--reuse", type=int, default=2, help="frames a still card keeps its class (0: classify every frame)")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--detector", default=str(DETECTOR))
+    ap.add_argument("--classifier", default=str(CLASSIFIER))
     args = ap.parse_args(argv)
     recognizer = None
     if args.reader == "model":
-        from vision.recognize import Recognizer
-
-        recognizer = Recognizer(reuse_frames=args.reuse)
+        recognizer = Recognizer(args.detector, args.classifier, reuse_frames=args.reuse)
     rows = []
     t0 = time.time()
     for seed in range(args.first_seed, args.first_seed + args.hands):

@@ -31,6 +31,7 @@ class R:
     confidence: float = 0.9
     alternatives: list = field(default_factory=list)
     corners: list = field(default_factory=list)
+    detector_score: float = 0.9
 
 
 class Table:
@@ -343,3 +344,17 @@ def test_a_card_read_late_keeps_its_place_in_the_order_of_play():
     t.lying.update({"9h": SPOT["Beat"], "Th": SPOT["Cla"]})
     t.frames(12)
     assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+
+
+def test_a_tap_waiting_for_the_upcard_is_announced_once_and_taken_when_it_can_be():
+    session = Session()
+    watcher = Watcher(session)
+    frames = [Frame(np.zeros((4, 4, 3), np.uint8), i * 0.05, i) for i in range(30)]
+    table = LiveTable(watcher, recognizer=lambda img: [])
+    table.recognizer = lambda img: [R("Kh", SPOT["upcard"])] if table.timing.frames >= 10 else []
+    notices: list = []
+    left = run(table, frames, [(0.0, session.next_hand(SEATS, "Anna")), (0.05, BidMade("Beat", "chratze"))],
+               notices.append)
+    assert len([n for n in notices if "refused" in n.text]) == 1
+    assert left == [] and [e.bid for e in session.log if isinstance(e, BidMade)] == ["chratze"]
+    assert watcher.status()["state"] == "watching"

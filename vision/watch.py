@@ -67,6 +67,7 @@ class Watcher:
         self.gathered: set[tuple[int, int]] = set()  # (hand number, trick number) announced
         self.hand_number = len(session.hands)
         self.state, self.reason = "watching", ""
+        self.refused = ""  # a tap the record could not take yet (the caller tries it again)
         self.camera = "ok"
         self.to_mat: np.ndarray | None = None
         self.now = 0.0  # the time of the last frame
@@ -88,6 +89,7 @@ class Watcher:
     def tap(self, event: Event) -> tuple[int, list[Notice]]:
         """An event a person entered; raises IllegalEvent (nothing changes) when it cannot happen."""
         pos = self._record(event)
+        self.refused = ""
         self._new_hand_check()
         return pos, self._sync({})
 
@@ -97,9 +99,9 @@ class Watcher:
         return self._sync({})
 
     def note_refused(self, text: str, on_notice: Callable[[Notice], None]) -> None:
-        """Say once that an entry was refused (it is retried by the caller)."""
-        if self.reason != text:
-            self.state, self.reason = "waiting", text
+        """Say once that an entry was refused (it is retried by the caller, frame after frame)."""
+        if self.refused != text:
+            self.refused = text
             on_notice(Notice("waiting", text))
 
     def camera_lost(self) -> list[Notice]:
@@ -132,7 +134,10 @@ class Watcher:
         return sorted((s for s in self.seen.values() if not s.claimed), key=lambda s: (s.first_seen, s.track))
 
     def status(self) -> dict[str, Any]:
-        return {"state": "camera_lost" if self.camera == "lost" else self.state, "reason": self.reason,
+        state, reason = self.state, self.reason
+        if state == "watching" and self.refused:
+            state, reason = "waiting", self.refused
+        return {"state": "camera_lost" if self.camera == "lost" else state, "reason": reason,
                 "on_table": sorted(s.card for s in self.seen.values()),
                 "pending": [s.card for s in self.pending()], "missing": sorted(self.missing())}
 
