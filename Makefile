@@ -37,9 +37,10 @@ bench: $(STAMP)
 
 # Regenerate the synthetic data and retrain both stages (CPU, or DEVICE=0 on a GPU).
 SCENES ?= 1500
+CROPS ?= 30000
 DEVICE ?= cpu
 model: $(STAMP)
-	$(BIN)/python -m datasets.build runs/data --train $(SCENES) --val $$(( $(SCENES) / 10 )) --seed 1 --crops-per-card 3
+	$(BIN)/python -m datasets.build runs/data --train $(SCENES) --val $$(( $(SCENES) / 10 )) --seed 1 --crops-per-card 3 --card-crops $(CROPS)
 	$(BIN)/python -m vision.train --data runs/data --out models --runs runs/train --device $(DEVICE)
 
 clean:

@@ -398,7 +398,6 @@ class TruthRead:
     box: tuple[float, float, float, float]
     corners: list[tuple[float, float]]
     alternatives: list[tuple[str, float]]
-    detector_score: float = 1.0
 
 
 class TruthCamera:
@@ -437,6 +436,5 @@ def truth_reads(truth: list[dict], rng: np.random.Generator, misread: float = 0.
             wrong = DECK[int(rng.integers(len(DECK)))].code
             if wrong != code:
                 code, alts = wrong, [(c["card"], 0.3)]
-        score = float(rng.uniform(0.6, 0.95))
-        out.append(TruthRead(code, score, box, [tuple(map(float, p)) for p in q], alts, score))
+        out.append(TruthRead(code, float(rng.uniform(0.6, 0.95)), box, [tuple(map(float, p)) for p in q], alts))
     return out

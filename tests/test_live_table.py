@@ -31,7 +31,6 @@ class R:
     confidence: float = 0.9
     alternatives: list = field(default_factory=list)
     corners: list = field(default_factory=list)
-    detector_score: float = 0.9
 
 
 class Table:

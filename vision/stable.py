@@ -22,8 +22,7 @@ from .geometry import box_iou
 
 class Read(Protocol):
     card: str
-    confidence: float  # detector score x class probability: the weight of this read's vote
-    detector_score: float  # how sure the detector is that a card lies here at all
+    confidence: float
     box: tuple[float, float, float, float]
     alternatives: list[tuple[str, float]]
 
@@ -73,13 +72,8 @@ class Stabilizer:
         self._next = 1
 
     def update(self, reads: Iterable[Read], t: float, impossible: frozenset[str] | set[str] = frozenset()) -> list:
-        """Feed one frame's reads; returns the events this frame makes certain.
-
-        Whether a card lies there is the detector's call; how sure the class is only weighs its
-        vote. A small card under glare, firmly detected but named with 60 % certainty, must keep
-        its track alive while the votes gather, not drop out frame after frame.
-        """
-        reads = [r for r in reads if r.detector_score >= self.min_conf]
+        """Feed one frame's reads; returns the events this frame makes certain."""
+        reads = [r for r in reads if r.confidence >= self.min_conf]
         matched = self._match(reads, t)
         events: list = []
         for track in list(self.tracks):
