@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
 
-from datasets.art import all_packs
-from datasets.scenes import SceneOptions, render_scene
-from vision.recognize import CLASSIFIER, DETECTOR, Recognizer
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from datasets.art import all_packs  # noqa: E402
+from datasets.scenes import SceneOptions, render_scene  # noqa: E402
+from vision.recognize import CLASSIFIER, DETECTOR, Recognizer  # noqa: E402
 
 
 def five_card_frames(n: int) -> list:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 
-import cv2
 import numpy as np
 
 from vision.geometry import min_area_quad, rectify
