@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine import IllegalEvent, card, cards
+from engine import IllegalEvent, cards
 from engine.rules import legal_cards, trick_winner_index
 from tests.table import Table, playing
 

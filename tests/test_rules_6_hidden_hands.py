@@ -1,7 +1,6 @@
 """RULES.md §6: what a referee can prove when hands are hidden. Each flag is raised by the play
 that proves it, names the trick, the player, the rule and the evidence, and never blocks play."""
 
-from engine import card
 from tests.table import Table, playing
 
 

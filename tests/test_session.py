@@ -5,7 +5,7 @@ import random
 import pytest
 
 from engine import (BidMade, CardCorrected, CardPlayed, Exchanged, HandStarted, HouseRules, IllegalEvent,
-                    Session, Undo, UpcardShown, card, settle_up)
+                    Session, UpcardShown, card, settle_up)
 from engine.ledger import POT
 from engine.simulate import simulate_session
 

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from vision.stable import CardGone, CardLaid, Stabilizer
+from vision.stable import CardGone, Stabilizer
 
 
 @dataclass

@@ -6,7 +6,6 @@ Every socket call is blocked and recorded; the run must not try the network even
 
 import json
 import socket
-from pathlib import Path
 
 import pytest
 
