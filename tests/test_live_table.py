@@ -357,3 +357,13 @@ def test_a_tap_waiting_for_the_upcard_is_announced_once_and_taken_when_it_can_be
     assert len([n for n in notices if "refused" in n.text]) == 1
     assert left == [] and [e.bid for e in session.log if isinstance(e, BidMade)] == ["chratze"]
     assert watcher.status()["state"] == "watching"
+
+
+def test_a_card_laid_at_a_seat_before_the_upcard_does_not_hold_up_the_upcard():
+    t = Table(zones())
+    t.start()
+    t.lay("9h", "Beat")  # laid early (or misread as a new card) at Beat's place
+    assert t.watcher.status()["state"] == "waiting"
+    t.lay("Kh", "upcard")
+    assert t.hand.upcards[-1].code == "Kh" and t.played() == []
+    assert t.watcher.status()["pending"] == ["9h"]

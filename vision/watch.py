@@ -172,6 +172,7 @@ class Watcher:
                                        "in progress: put it back, or correct the record")
         if self.state == "out_of_sync":
             notices += self._set("watching", "")
+        aside = ""  # why a card laid at a seat during the deal waits (it does not hold up the upcard)
         for s in self.pending():
             claim = self._accounted(s.card)
             if claim:
@@ -180,6 +181,9 @@ class Watcher:
             if self._earlier_card_unread(s):
                 break  # keep the order of play: record this one after the card laid before it
             event, why = self._event_for(s)
+            if event is None and self._at_seat_while_dealing(s):
+                aside = aside or why
+                continue
             if event is None:
                 return notices + self._set("waiting", why)
             event = event.with_meta(**meta, source="camera", t=round(s.t, 3), track=s.track,
@@ -191,9 +195,15 @@ class Watcher:
             s.claimed = "recorded"
             notices.append(Notice("recorded", _describe(event), {"position": pos, "event": event.to_dict()}))
             notices += self._gathered()
+        if aside:
+            return notices + self._set("waiting", aside)
         if self.state == "waiting":
             notices += self._set("watching", "")
         return notices
+
+    def _at_seat_while_dealing(self, s: Seen) -> bool:
+        hand = self.hand
+        return hand is not None and hand.phase == "deal" and s.place not in (None, UPCARD)
 
     def _earlier_card_unread(self, s: Seen, patience: float = 3.0) -> bool:
         """A card laid before ``s`` (at a place that counts) is still being read, for a little while."""
