@@ -13,14 +13,13 @@ import argparse
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from datasets.art import all_packs  # noqa: E402
+from datasets.crops import detector_crop  # noqa: E402
 from datasets.scenes import SceneOptions, render_scene  # noqa: E402
-from vision.geometry import min_area_quad, rectify  # noqa: E402
 from vision.recognize import CLASSIFIER, Recognizer  # noqa: E402
 
 
@@ -31,8 +30,7 @@ def crops(scenes: int, first_seed: int = 90000):
         for c in sc.labelled():
             if c.visible < 0.8:
                 continue
-            quad = min_area_quad(c.quad) + rng.normal(0, 0.02 * np.sqrt(cv2.contourArea(c.quad)), (4, 2))
-            yield c.code, c.pack, rectify(sc.image, quad.astype(np.float32))
+            yield c.code, c.pack, detector_crop(sc.image, c.quad, rng)
 
 
 def main(argv: list[str] | None = None) -> None:

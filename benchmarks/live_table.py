@@ -24,7 +24,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from datasets.art import scanned_pack  # noqa: E402
+from datasets.art import SCANNED_PACKS, scanned_pack  # noqa: E402
 from datasets.virtual_table import TruthCamera, render_hand, table_events  # noqa: E402
 from engine.events import CardPlayed, UpcardShown  # noqa: E402
 from engine.session import Session  # noqa: E402
@@ -39,7 +39,7 @@ from vision.watch import Watcher  # noqa: E402
 def one_hand(seed: int, reader: str, recognizer, zones: bool) -> dict:
     sim = simulate_hand(random.Random(seed), players=3 + seed % 4, illegal_rate=0.1)
     record = table_events(sim.events)
-    pack = ("swiss-french", "swiss-german")[seed % 2]
+    pack = SCANNED_PACKS[seed % 2]
     vh = render_hand(record, scanned_pack(pack), seed=seed)
     frames = [(t, img, truth) for t, img, truth in vh.frames()]  # rendered before timing starts
     session = Session()

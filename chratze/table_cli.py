@@ -147,7 +147,7 @@ def _mat(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ virtual table
 def render_record_hand(record: Path, hand_no: int, seed: int, pack_name: str | None = None):
     """The hand rendered, the events a real table records of it, and the house rules."""
-    from datasets.art import scanned_pack
+    from datasets.art import SCANNED_PACKS, scanned_pack
     from datasets.virtual_table import render_hand, table_events
     from engine import history
 
@@ -155,7 +155,7 @@ def render_record_hand(record: Path, hand_no: int, seed: int, pack_name: str | N
     if not 1 <= hand_no <= len(session.hands):
         raise SystemExit(f"chratze: {record} has {len(session.hands)} hand(s), not {hand_no}")
     events = table_events(session.hands[hand_no - 1].events)
-    pack = scanned_pack(pack_name or ("swiss-french", "swiss-german")[seed % 2])
+    pack = scanned_pack(pack_name or SCANNED_PACKS[seed % 2])
     return render_hand(events, pack, seed, session.rules), events, session.rules
 
 

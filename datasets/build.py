@@ -20,10 +20,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.geometry import min_area_quad, rectify
-
 from .art import CLASS_NAMES, all_packs
-from .crops import render_card_crop
+from .crops import detector_crop, render_card_crop
 from .scenes import SceneOptions, render_scene
 
 SPLIT_SALT = {"train": 0, "val": 1_000_003}
@@ -53,8 +51,7 @@ def write_scene(out: Path, split: str, i: int, seed: int, crops_per_card: int = 
         if c.visible < 0.8:
             continue  # a crop of a half-covered card would teach the classifier to guess
         for j in range(crops_per_card):
-            quad = min_area_quad(c.quad) + rng.normal(0, 0.02 * np.sqrt(cv2.contourArea(c.quad)), (4, 2))
-            crop = rectify(bgr, quad.astype(np.float32))
+            crop = detector_crop(bgr, c.quad, rng)
             cv2.imwrite(str(out / "classify" / split / c.code / f"{name}_{k}_{j}.jpg"), crop)
     return len(cards)
 
@@ -71,9 +68,9 @@ def write_card_crop(out: Path, split: str, i: int, seed: int) -> int:
     return 0
 
 
-def _job(args: tuple[str, str, int, int, int]) -> int:
-    out, split, i, seed, crops = args
-    if crops < 0:  # a close-up classifier crop, not a scene
+def _job(args: tuple[str, str, str, int, int, int]) -> int:
+    kind, out, split, i, seed, crops = args
+    if kind == "closeup":
         return write_card_crop(Path(out), split, i, seed)
     return write_scene(Path(out), split, i, seed, crops)
 
@@ -87,8 +84,10 @@ def build(out: Path, train: int, val: int, seed: int = 1, workers: int | None = 
         (out / "detect" / "labels" / split).mkdir(parents=True, exist_ok=True)
         for code in CLASS_NAMES:
             (out / "classify" / split / code).mkdir(parents=True, exist_ok=True)
-    jobs = [(str(out), s, i, seed, crops_per_card) for s, n in (("train", train), ("val", val)) for i in range(n)]
-    jobs += [(str(out), s, i, seed, -1) for s, n in (("train", card_crops), ("val", card_crops // 10)) for i in range(n)]
+    jobs = [("scene", str(out), s, i, seed, crops_per_card) for s, n in (("train", train), ("val", val))
+            for i in range(n)]
+    jobs += [("closeup", str(out), s, i, seed, 0) for s, n in (("train", card_crops), ("val", card_crops // 10))
+             for i in range(n)]
     workers = workers or max(1, (os.cpu_count() or 1))
     with ProcessPoolExecutor(workers) as pool:
         results = pool.map(_job, jobs, chunksize=8)

@@ -15,8 +15,8 @@ import numpy as np
 
 from vision.geometry import min_area_quad, rectify
 
-from .scenes import (_area, _sane, camera, camera_effects, card_plane_quad, draw_hand, light, paste_card,
-                     project, table)
+from .scenes import (_area, _sane, camera, camera_effects, card_plane_quad, choose_pack, draw_hand, light,
+                     paste_card, project, table, visible_fraction)
 
 MIN_VISIBLE = 0.75  # a crop of a mostly covered card would teach the classifier to guess
 
@@ -26,9 +26,7 @@ def render_card_crop(seed: int, packs: dict[str, dict[str, np.ndarray]], code: s
     """The upright classifier crop of card ``code`` from a random pack, or None if it came out
     covered beyond :data:`MIN_VISIBLE` (the caller draws again)."""
     rng = np.random.default_rng(seed)
-    swiss = sorted(n for n in packs if n.startswith("swiss"))
-    drawn = sorted(n for n in packs if not n.startswith("swiss"))
-    pack = packs[str(rng.choice(swiss if swiss and (not drawn or rng.random() < 0.6) else drawn))]
+    pack = packs[choose_pack(rng, packs)]
     card_px = float(np.exp(rng.uniform(np.log(45), np.log(260))))
     side = int(min(640, max(160, card_px * rng.uniform(1.8, 2.6))))
     size = (side, side)
@@ -57,8 +55,13 @@ def render_card_crop(seed: int, packs: dict[str, dict[str, np.ndarray]], code: s
     if rng.random() < 0.25:
         draw_hand(img, ids, rng)
     k, quad = target
-    if np.count_nonzero(ids == k) / _area(quad) < MIN_VISIBLE:
+    if visible_fraction(ids, k, quad) < MIN_VISIBLE:
         return None
-    img = camera_effects(light(img, rng), rng)
+    return detector_crop(camera_effects(light(img, rng), rng), quad, rng)
+
+
+def detector_crop(image: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The classifier crop of the card outlined by ``quad``, cut as the detector would: its
+    minimum-area box, the corners jittered by 2 % of the card's size."""
     jitter = rng.normal(0, 0.02 * math.sqrt(_area(quad)), (4, 2))
-    return rectify(img, (min_area_quad(quad) + jitter).astype(np.float32))
+    return rectify(image, (min_area_quad(quad) + jitter).astype(np.float32))

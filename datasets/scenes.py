@@ -239,10 +239,7 @@ def render_scene(seed: int, packs: dict[str, dict[str, np.ndarray]], opts: Scene
     img = table(rng, size)
     ids = np.full((h, w), -2, np.int16)  # -2 table, -1 hand, k card k
     n = 0 if rng.random() < opts.empty_rate else int(rng.integers(1, opts.max_cards + 1))
-    swiss = sorted(n for n in packs if n.startswith("swiss"))
-    drawn = sorted(n for n in packs if not n.startswith("swiss"))
-    use_swiss = swiss and (not drawn or rng.random() < 0.6)  # what tables play with: ~60 % of scenes
-    pack_name = str(rng.choice(swiss if use_swiss else drawn))
+    pack_name = choose_pack(rng, packs)
     pack = packs[pack_name]
     codes = rng.choice([k for k in pack if k != "back"], size=n, replace=False)
     placed: list[PlacedCard] = []
@@ -260,9 +257,22 @@ def render_scene(seed: int, packs: dict[str, dict[str, np.ndarray]], opts: Scene
     if rng.random() < opts.hand_rate:
         draw_hand(img, ids, rng)
     for k, card in enumerate(placed):
-        card.visible = float(np.count_nonzero(ids == k)) / _area(card.quad)
+        card.visible = visible_fraction(ids, k, card.quad)
     img = camera_effects(light(img, rng), rng)
     return Scene(img, placed)
+
+
+def choose_pack(rng: np.random.Generator, packs: dict[str, dict[str, np.ndarray]]) -> str:
+    """A Swiss scan about 60 % of the time (what tables play with), else a drawn design."""
+    swiss = sorted(n for n in packs if n.startswith("swiss"))
+    drawn = sorted(n for n in packs if not n.startswith("swiss"))
+    use_swiss = swiss and (not drawn or rng.random() < 0.6)
+    return str(rng.choice(swiss if use_swiss else drawn))
+
+
+def visible_fraction(ids: np.ndarray, k: int, quad: np.ndarray) -> float:
+    """How much of card ``k`` (outline ``quad``) the pixels marked ``k`` in ``ids`` show."""
+    return float(np.count_nonzero(ids == k)) / _area(quad)
 
 
 def _area(quad: np.ndarray) -> float:

@@ -24,7 +24,7 @@ from engine.events import BidMade, CardPlayed, Event, HandsKnown, HandStarted, T
 from engine.hand import Hand
 from engine.rules import HouseRules
 
-from .scenes import SKIN, camera, card_plane_quad, draw_hand_at, light, paste_card, project, table
+from .scenes import SKIN, camera, card_plane_quad, draw_hand_at, light, paste_card, project, table, visible_fraction
 
 FPS = 20.0
 MOVE, SETTLE, BETWEEN = 0.5, 0.35, 0.45  # seconds: a card carried in, the hand leaving, pause after
@@ -152,8 +152,7 @@ class VirtualHand:
             if pose is None or c.code == "back":
                 continue
             quad = project(self.hom, card_plane_quad(*pose, self._aspect()))
-            area = max(1.0, abs(cv2.contourArea(quad)))
-            truth.append({"card": c.code, "quad": quad, "visible": float(np.count_nonzero(ids == k)) / area,
+            truth.append({"card": c.code, "quad": quad, "visible": visible_fraction(ids, k, quad),
                           "still": c.still_at(t)})
         return self._camera(img, rng), truth
 
@@ -386,7 +385,6 @@ class _Timeline:
 def table_events(events: list[Event]) -> list[Event]:
     """What a real table's record of the hand holds: everything but the known hands."""
     return [ev for ev in events if not isinstance(ev, HandsKnown)]
-
 
 
 @dataclass

@@ -246,6 +246,17 @@ def test_zones_drawn_on_the_calibration_screen_are_saved(client, data):
     assert post(client, "/api/layout", {"mat": 5}).json["space"] == "mat"
 
 
+def test_zones_saved_while_the_camera_runs_are_used_from_the_next_frame(data):
+    from vision.layout import MatFinder
+    from webui.camera import CameraRunner
+
+    app = create_app(data, pin=PIN, testing=True)
+    runner = CameraRunner(app.extensions["table"], "unused.avi", None, recognizer=lambda img: [])
+    app.extensions["camera_runner"] = runner  # not started: no frames needed to see the layout change
+    assert post(app.test_client(), "/api/layout", {"mat": 4}).status_code == 200
+    assert runner.table.watcher.layout.space == "mat" and isinstance(runner.table.mat, MatFinder)
+
+
 def test_camera_pictures_are_404_until_a_camera_runs(client):
     assert client.get("/camera/frame.jpg").status_code == 404
     assert client.get("/camera.mjpg?once=1").status_code == 404

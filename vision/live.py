@@ -20,7 +20,7 @@ from engine.events import Event, HandStarted
 from engine.hand import IllegalEvent
 
 from .annotate import annotate
-from .layout import MatFinder
+from .layout import MatFinder, TableLayout
 from .sources import Frame
 from .watch import Notice, Watcher, save_snapshot
 
@@ -35,11 +35,15 @@ class LiveTable:
     def __init__(self, watcher: Watcher, recognizer: Callable[[np.ndarray], list], snapshots: Path | None = None,
                  keep_annotated: bool = False) -> None:
         self.watcher, self.recognizer, self.snapshots = watcher, recognizer, snapshots
-        layout = watcher.layout
-        self.mat = MatFinder() if layout is not None and layout.space == "mat" else None
+        self.set_layout(watcher.layout)
         self.keep_annotated = keep_annotated
         self.annotated: np.ndarray | None = None
         self.timing = Timing()
+
+    def set_layout(self, layout: TableLayout | None) -> None:
+        """Zones to use from now on (the camera screen may redraw them while the camera runs)."""
+        self.watcher.layout = layout
+        self.mat = MatFinder() if layout is not None and layout.space == "mat" else None
 
     def process(self, frame: Frame) -> list[Notice]:
         start = time.perf_counter()

@@ -88,11 +88,9 @@ def save_layout():
         found = MatFinder()(bgr[..., ::-1]) is not None
     with s.lock:
         layout.save(s.store.path.parent / "layout.json")
-        if s.watcher is not None:
-            s.watcher.layout = layout
-            runner = current_app.extensions.get("camera_runner")
-            if runner is not None:
-                runner.set_layout(layout)
+        runner = current_app.extensions.get("camera_runner")
+        if runner is not None:
+            runner.table.set_layout(layout)
         s.bump()
     return jsonify({**layout.to_dict(), "mat_in_view": found})
 
@@ -118,11 +116,6 @@ class CameraRunner:
         self.table = LiveTable(service.watcher, recognizer, service.snapshots, keep_annotated=True)
         self.thread = threading.Thread(target=self._run, name="camera", daemon=True)
         self.stop = threading.Event()
-
-    def set_layout(self, layout) -> None:
-        from vision.layout import MatFinder  # noqa: PLC0415
-
-        self.table.mat = MatFinder() if layout.space == "mat" else None
 
     def start(self) -> "CameraRunner":
         self.thread.start()

@@ -53,8 +53,7 @@ def hand_view(session: Session, hand: Hand) -> dict[str, Any]:
                            [x for t in hand.tricks for x in t.plays] + (hand.trick.plays if hand.trick else [])},
         "snapshots": {ev.card.code: ev.meta["snapshot"] for ev in hand.events
                       if ev.type == "play" and ev.meta and ev.meta.get("snapshot")},
-        "proof_snapshots": {f.id: _snapshot(hand, f.raised_at) for f in hand.flags.values()
-                            if _snapshot(hand, f.raised_at)},
+        "proof_snapshots": {f.id: shot for f in hand.flags.values() if (shot := _snapshot(hand, f.raised_at))},
     })
     return view
 
