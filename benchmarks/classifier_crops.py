@@ -17,7 +17,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from datasets.art import all_packs  # noqa: E402
+from datasets.art import all_packs, pack_group  # noqa: E402
 from datasets.crops import detector_crop  # noqa: E402
 from datasets.scenes import SceneOptions, render_scene  # noqa: E402
 from vision.recognize import CLASSIFIER, Recognizer  # noqa: E402
@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> None:
     models = [(m, Recognizer(classifier=m)) for m in args.classifier]
     tally = {m: {"swiss": [0, 0], "drawn": [0, 0]} for m, _ in models}
     for code, pack, crop in crops(args.scenes):
-        kind = "swiss" if pack.startswith("swiss") else "drawn"
+        kind = pack_group(pack)
         for m, rec in models:
             tally[m][kind][0] += rec.names[int(rec.classify(crop).argmax())] == code
             tally[m][kind][1] += 1

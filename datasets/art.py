@@ -188,13 +188,36 @@ def drawn_pack(style: int = 0) -> dict[str, np.ndarray]:
     return out
 
 
+PACK_GROUPS = ("swiss", "drawn", "svg-cards")
+DEFAULT_GROUPS = ("swiss", "drawn")  # what needs nothing fetched
+
+
 @lru_cache(maxsize=None)
-def all_packs(drawn_styles: int = 6) -> dict[str, dict[str, np.ndarray]]:
-    """Every pack available for training: both scans and ``drawn_styles`` drawn designs."""
-    packs = {name: scanned_pack(name) for name in SCANNED_PACKS}
-    for s in range(drawn_styles):
-        packs[f"drawn-french-{s}"] = drawn_pack(s)
+def packs_of(groups: tuple[str, ...] = DEFAULT_GROUPS, drawn_styles: int = 6) -> dict[str, dict[str, np.ndarray]]:
+    """The packs of the named groups: ``swiss`` (both scans), ``drawn`` (``drawn_styles`` drawn
+    French designs), ``svg-cards`` (a real poker pattern, fetched once: :mod:`datasets.svg_cards`)."""
+    unknown = set(groups) - set(PACK_GROUPS)
+    if unknown or not groups:
+        raise ValueError(f"unknown pack group(s) {sorted(unknown)}; choose from {', '.join(PACK_GROUPS)}")
+    packs = {}
+    if "swiss" in groups:
+        packs.update({name: scanned_pack(name) for name in SCANNED_PACKS})
+    if "drawn" in groups:
+        packs.update({f"drawn-french-{s}": drawn_pack(s) for s in range(drawn_styles)})
+    if "svg-cards" in groups:
+        from .svg_cards import PACK_NAME, svg_pack  # noqa: PLC0415 - only when asked for
+
+        packs[PACK_NAME] = svg_pack()
     return packs
+
+
+def all_packs(drawn_styles: int = 6) -> dict[str, dict[str, np.ndarray]]:
+    """Both scans and ``drawn_styles`` drawn designs: the packs evaluation and benchmarks use."""
+    return packs_of(DEFAULT_GROUPS, drawn_styles)
+
+
+def pack_group(name: str) -> str:
+    return "swiss" if name.startswith("swiss") else "drawn" if name.startswith("drawn") else name
 
 
 CLASS_NAMES = [c.code for c in DECK]  # classifier classes, in DECK order

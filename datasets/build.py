@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .art import CLASS_NAMES, all_packs
+from .art import CLASS_NAMES, DEFAULT_GROUPS, PACK_GROUPS, packs_of
 from .crops import detector_crop, render_card_crop
 from .scenes import SceneOptions, render_scene
 
@@ -36,10 +36,11 @@ def obb_label_line(quad: np.ndarray, w: int, h: int) -> str:
     return "0 " + " ".join(f"{v:.6f}" for v in pts.reshape(-1))
 
 
-def write_scene(out: Path, split: str, i: int, seed: int, crops_per_card: int = 1) -> int:
+def write_scene(out: Path, split: str, i: int, seed: int, crops_per_card: int = 1,
+                groups: tuple[str, ...] = DEFAULT_GROUPS) -> int:
     """Render one scene, write its image, labels and crops; returns the number of cards labelled."""
     rng = np.random.default_rng(scene_seed(seed, split, i) + 17)
-    scene = render_scene(scene_seed(seed, split, i), all_packs(), SceneOptions())
+    scene = render_scene(scene_seed(seed, split, i), packs_of(groups), SceneOptions())
     h, w = scene.image.shape[:2]
     name = f"{split}_{i:06d}"
     bgr = scene.image[..., ::-1]
@@ -56,38 +57,40 @@ def write_scene(out: Path, split: str, i: int, seed: int, crops_per_card: int = 
     return len(cards)
 
 
-def write_card_crop(out: Path, split: str, i: int, seed: int) -> int:
+def write_card_crop(out: Path, split: str, i: int, seed: int, groups: tuple[str, ...] = DEFAULT_GROUPS) -> int:
     """One close-up crop of card ``i % 36`` (so the classes stay balanced); drawn again while the
     card comes out covered."""
     code = CLASS_NAMES[i % len(CLASS_NAMES)]
     for attempt in range(20):
-        crop = render_card_crop(scene_seed(seed, split, i) * 31 + attempt, all_packs(), code)
+        crop = render_card_crop(scene_seed(seed, split, i) * 31 + attempt, packs_of(groups), code)
         if crop is not None:
             cv2.imwrite(str(out / "classify" / split / code / f"closeup_{split}_{i:06d}.jpg"), crop[..., ::-1])
             return 1
     return 0
 
 
-def _job(args: tuple[str, str, str, int, int, int]) -> int:
-    kind, out, split, i, seed, crops = args
+def _job(args: tuple[str, str, str, int, int, int, tuple[str, ...]]) -> int:
+    kind, out, split, i, seed, crops, groups = args
     if kind == "closeup":
-        return write_card_crop(Path(out), split, i, seed)
-    return write_scene(Path(out), split, i, seed, crops)
+        return write_card_crop(Path(out), split, i, seed, groups)
+    return write_scene(Path(out), split, i, seed, crops, groups)
 
 
 def build(out: Path, train: int, val: int, seed: int = 1, workers: int | None = None,
-          crops_per_card: int = 1, card_crops: int = 0, progress: bool = True) -> Path:
+          crops_per_card: int = 1, card_crops: int = 0, progress: bool = True,
+          groups: tuple[str, ...] = DEFAULT_GROUPS) -> Path:
     """Build both datasets under ``out`` (plus ``card_crops`` close-up classifier crops, a tenth
-    as many for validation); returns the detector's ``data.yaml``."""
+    as many for validation) from the packs of ``groups``; returns the detector's ``data.yaml``."""
+    packs_of(groups)  # fail here, once, if a group is unknown or its art is missing
     for split in ("train", "val"):
         (out / "detect" / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "detect" / "labels" / split).mkdir(parents=True, exist_ok=True)
         for code in CLASS_NAMES:
             (out / "classify" / split / code).mkdir(parents=True, exist_ok=True)
-    jobs = [("scene", str(out), s, i, seed, crops_per_card) for s, n in (("train", train), ("val", val))
+    jobs = [("scene", str(out), s, i, seed, crops_per_card, groups) for s, n in (("train", train), ("val", val))
             for i in range(n)]
-    jobs += [("closeup", str(out), s, i, seed, 0) for s, n in (("train", card_crops), ("val", card_crops // 10))
-             for i in range(n)]
+    jobs += [("closeup", str(out), s, i, seed, 0, groups)
+             for s, n in (("train", card_crops), ("val", card_crops // 10)) for i in range(n)]
     workers = workers or max(1, (os.cpu_count() or 1))
     with ProcessPoolExecutor(workers) as pool:
         results = pool.map(_job, jobs, chunksize=8)
@@ -112,8 +115,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--crops-per-card", type=int, default=1)
     ap.add_argument("--card-crops", type=int, default=0, help="close-up classifier crops (see datasets.crops)")
+    ap.add_argument("--packs", default=",".join(DEFAULT_GROUPS),
+                    help=f"comma-separated pack groups from {', '.join(PACK_GROUPS)} "
+                         "(svg-cards: fetch it first with `python -m datasets.svg_cards`)")
     args = ap.parse_args(argv)
-    build(args.out, args.train, args.val, args.seed, args.workers, args.crops_per_card, args.card_crops)
+    groups = tuple(g.strip() for g in args.packs.split(",") if g.strip())
+    build(args.out, args.train, args.val, args.seed, args.workers, args.crops_per_card, args.card_crops,
+          groups=groups)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from .art import pack_group
+
 SKIN = [(224, 172, 105), (198, 134, 66), (241, 194, 125), (141, 85, 36), (255, 219, 172)]
 
 
@@ -263,11 +265,18 @@ def render_scene(seed: int, packs: dict[str, dict[str, np.ndarray]], opts: Scene
 
 
 def choose_pack(rng: np.random.Generator, packs: dict[str, dict[str, np.ndarray]]) -> str:
-    """A Swiss scan about 60 % of the time (what tables play with), else a drawn design."""
+    """A Swiss scan about 60 % of the time (what tables play with), else another design: each
+    other group (drawn designs, svg-cards) equally often, so one real poker pattern is not
+    drowned by six drawn ones."""
     swiss = sorted(n for n in packs if n.startswith("swiss"))
-    drawn = sorted(n for n in packs if not n.startswith("swiss"))
-    use_swiss = swiss and (not drawn or rng.random() < 0.6)
-    return str(rng.choice(swiss if use_swiss else drawn))
+    others = sorted(n for n in packs if not n.startswith("swiss"))
+    if swiss and (not others or rng.random() < 0.6):
+        return str(rng.choice(swiss))
+    groups = sorted({pack_group(n) for n in others})
+    if len(groups) > 1:  # only then a draw more: sets built from one group stay as they were
+        group = groups[int(rng.integers(len(groups)))]
+        others = [n for n in others if pack_group(n) == group]
+    return str(rng.choice(others))
 
 
 def visible_fraction(ids: np.ndarray, k: int, quad: np.ndarray) -> float:
