@@ -18,6 +18,9 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine.cards import DECK
 
+from .fetched import PACKS as FETCHED
+from .fetched import load as load_fetched
+
 SCANNED_PACKS = ("swiss-french", "swiss-german")
 CARD_W, CARD_H = 240, 336  # drawn designs, poker proportions (63 x 88 mm)
 RED = {"h", "d"}
@@ -188,14 +191,14 @@ def drawn_pack(style: int = 0) -> dict[str, np.ndarray]:
     return out
 
 
-PACK_GROUPS = ("swiss", "drawn", "svg-cards")
+PACK_GROUPS = ("swiss", "drawn", *FETCHED)
 DEFAULT_GROUPS = ("swiss", "drawn")  # what needs nothing fetched
 
 
 @lru_cache(maxsize=None)
 def packs_of(groups: tuple[str, ...] = DEFAULT_GROUPS, drawn_styles: int = 6) -> dict[str, dict[str, np.ndarray]]:
     """The packs of the named groups: ``swiss`` (both scans), ``drawn`` (``drawn_styles`` drawn
-    French designs), ``svg-cards`` (a real poker pattern, fetched once: :mod:`datasets.svg_cards`)."""
+    French designs), or a real poker pattern fetched once (:mod:`datasets.fetched`)."""
     unknown = set(groups) - set(PACK_GROUPS)
     if unknown or not groups:
         raise ValueError(f"unknown pack group(s) {sorted(unknown)}; choose from {', '.join(PACK_GROUPS)}")
@@ -204,10 +207,7 @@ def packs_of(groups: tuple[str, ...] = DEFAULT_GROUPS, drawn_styles: int = 6) ->
         packs.update({name: scanned_pack(name) for name in SCANNED_PACKS})
     if "drawn" in groups:
         packs.update({f"drawn-french-{s}": drawn_pack(s) for s in range(drawn_styles)})
-    if "svg-cards" in groups:
-        from .svg_cards import PACK_NAME, svg_pack  # noqa: PLC0415 - only when asked for
-
-        packs[PACK_NAME] = svg_pack()
+    packs.update({g: load_fetched(g) for g in groups if g in FETCHED})
     return packs
 
 

@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--card-crops", type=int, default=0, help="close-up classifier crops (see datasets.crops)")
     ap.add_argument("--packs", default=",".join(DEFAULT_GROUPS),
                     help=f"comma-separated pack groups from {', '.join(PACK_GROUPS)} "
-                         "(svg-cards: fetch it first with `python -m datasets.svg_cards`)")
+                         "(svg-cards, cardsjs: fetch them first with `python -m datasets.fetched`)")
     args = ap.parse_args(argv)
     groups = tuple(g.strip() for g in args.packs.split(",") if g.strip())
     build(args.out, args.train, args.val, args.seed, args.workers, args.crops_per_card, args.card_crops,

@@ -266,8 +266,8 @@ def render_scene(seed: int, packs: dict[str, dict[str, np.ndarray]], opts: Scene
 
 def choose_pack(rng: np.random.Generator, packs: dict[str, dict[str, np.ndarray]]) -> str:
     """A Swiss scan about 60 % of the time (what tables play with), else another design: each
-    other group (drawn designs, svg-cards) equally often, so one real poker pattern is not
-    drowned by six drawn ones."""
+    other group (the drawn designs, each fetched pattern) equally often, so a real poker pattern
+    is not drowned by six drawn ones."""
     swiss = sorted(n for n in packs if n.startswith("swiss"))
     others = sorted(n for n in packs if not n.startswith("swiss"))
     if swiss and (not others or rng.random() < 0.6):
