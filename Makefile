@@ -36,12 +36,15 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/live_table.py --hands 20
 	$(BIN)/python benchmarks/page_load.py --viewers 20 --hands 4
 
-# Regenerate the synthetic data and retrain both stages (CPU, or DEVICE=0 on a GPU).
+# Regenerate the synthetic data and retrain both stages (CPU, or DEVICE=0 on a GPU). Fetches the
+# two poker patterns from the npm registry once (datasets.fetched); PACKS=swiss,drawn needs nothing.
 SCENES ?= 1500
 CROPS ?= 30000
 DEVICE ?= cpu
+PACKS ?= swiss,drawn,svg-cards,cardsjs
 model: $(STAMP)
-	$(BIN)/python -m datasets.build runs/data --train $(SCENES) --val $$(( $(SCENES) / 10 )) --seed 1 --crops-per-card 3 --card-crops $(CROPS)
+	$(BIN)/python -m datasets.fetched
+	$(BIN)/python -m datasets.build runs/data --train $(SCENES) --val $$(( $(SCENES) / 10 )) --seed 1 --crops-per-card 3 --card-crops $(CROPS) --packs $(PACKS)
 	$(BIN)/python -m vision.train --data runs/data --out models --runs runs/train --device $(DEVICE)
 
 clean:
