@@ -367,3 +367,41 @@ def test_a_card_laid_at_a_seat_before_the_upcard_does_not_hold_up_the_upcard():
     t.lay("Kh", "upcard")
     assert t.hand.upcards[-1].code == "Kh" and t.played() == []
     assert t.watcher.status()["pending"] == ["9h"]
+
+
+@pytest.mark.parametrize("layout", [None, "zones"], ids=["without zones", "with zones"])
+def test_an_upcard_read_anew_as_another_card_corrects_the_upcard_and_is_no_play(layout):
+    t = Table(zones() if layout else None)
+    t.to_play("Jc")  # the camera first read the Kc lying there as Jc
+    t.lying.pop("Jc")
+    t.lying["Kc"] = SPOT["upcard"]  # the same card, now read as what it is, frame after frame
+    t.frames(12)
+    assert [u.code for u in t.hand.upcards] == ["Kc"]
+    assert t.played() == [] and t.watcher.status()["state"] == "watching"
+    assert any("corrected to Kc" in n.text for n in t.notices)
+    t.lay("Ah", "Beat")
+    assert t.played() == [("Beat", "Ah")]
+
+
+def test_a_played_card_read_anew_as_another_corrects_the_play_and_is_no_second_play():
+    t = Table(zones())
+    t.to_play("Kh")
+    t.lay("8c", "Beat")  # Beat's 9c, first read as 8c
+    t.lying.pop("8c")
+    t.lying["9c"] = SPOT["Beat"]
+    t.frames(12)
+    assert t.played() == [("Beat", "9c")]
+    assert t.watcher.status()["state"] == "watching" and not t.hand.flags
+    t.lay("Ac", "Cla")
+    assert t.played() == [("Beat", "9c"), ("Cla", "Ac")]
+
+
+def test_a_card_laid_where_another_was_just_taken_away_is_a_new_card_not_a_re_read():
+    t = Table()
+    t.to_play("Kh")
+    t.lay("9h", "Beat")
+    t.lay("Th", "Cla")
+    t.lying.pop("9h"), t.lying.pop("Th")  # trick gathered ...
+    t.frames(4)
+    t.lay("Ah", "Cla")  # ... and Cla leads the next where the Th lay
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Cla", "Ah")]

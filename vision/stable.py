@@ -14,7 +14,7 @@ likely card, or the track waits.
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Protocol
 
 from .geometry import box_iou
@@ -35,6 +35,7 @@ class CardLaid:
     t: float
     support: float  # share of the track's votes for this card
     first_seen: float = 0.0
+    replaces: str | None = None  # the card this very spot was read as until now (a re-read)
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class Track:
     first_seen: float = 0.0
     boxes: deque = field(default_factory=deque)  # recent boxes, to tell a card lying still
     tops: deque = field(default_factory=deque)  # recent best reads, to notice a card replaced
+    unbroken: bool = True  # seen without a real gap: a change of reads is then a re-read, not a new card
 
     def vote(self, read: Read) -> None:
         self.votes[read.card] = self.votes.get(read.card, 0.0) + read.confidence
@@ -68,6 +70,7 @@ class Stabilizer:
         self.window, self.min_hits, self.min_conf = window, min_hits, min_conf
         self.min_support, self.match_iou, self.gone_after = min_support, match_iou, gone_after
         self.still_iou = still_iou
+        self.gap_frames = 3  # missing this long, a card may have been taken away and another laid
         self.tracks: list[Track] = []
         self._next = 1
 
@@ -88,6 +91,7 @@ class Stabilizer:
                 _push(track.tops, read.card, self.window)
             else:
                 track.missing += 1
+                track.unbroken = track.unbroken and track.missing < self.gap_frames
             events.extend(self._decide(track, t, impossible))
         return events
 
@@ -144,7 +148,9 @@ class Stabilizer:
         fresh.hits = deque([True] * self.window)
         fresh.boxes = deque(track.boxes)
         self.tracks.append(fresh)
-        return [gone] + self._decide(fresh, t, impossible)
+        was = track.card if track.unbroken else None
+        laid = [replace(e, replaces=was) if isinstance(e, CardLaid) else e for e in self._decide(fresh, t, impossible)]
+        return [gone] + laid
 
 
 def _push(q: deque, item, size: int) -> None:

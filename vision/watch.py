@@ -22,7 +22,7 @@ from typing import Any, Callable
 import numpy as np
 
 from engine.cards import card
-from engine.events import CardPlayed, Event, HandStarted, UpcardShown
+from engine.events import CardCorrected, CardPlayed, Event, HandStarted, UpcardShown
 from engine.hand import Hand, IllegalEvent
 from engine.session import Session
 
@@ -52,6 +52,7 @@ class Seen:
     t: float
     support: float
     claimed: str = ""  # why the record already accounts for it ("" = pending)
+    replaces: str | None = None  # what this spot was read as before (the stabilizer re-read it)
 
 
 class Watcher:
@@ -128,7 +129,8 @@ class Watcher:
         if hand is None or hand.trick is None:
             return set()
         on_table = {s.card for s in self.seen.values()}
-        return {p.card.code for p in hand.trick.plays} - on_table - self.excused
+        rereads = {s.replaces for s in self.seen.values() if s.replaces and not s.claimed}  # about to be corrected
+        return {p.card.code for p in hand.trick.plays} - on_table - rereads - self.excused
 
     def pending(self) -> list[Seen]:
         return sorted((s for s in self.seen.values() if not s.claimed), key=lambda s: (s.first_seen, s.track))
@@ -151,7 +153,7 @@ class Watcher:
 
     def _laid(self, ev: CardLaid) -> None:
         place = self._place(ev.box)
-        s = Seen(ev.track, ev.card, ev.box, place, ev.first_seen, ev.t, ev.support)
+        s = Seen(ev.track, ev.card, ev.box, place, ev.first_seen, ev.t, ev.support, replaces=ev.replaces)
         if self.layout is not None and place is None:
             s.claimed = "outside every zone"
         self.seen[ev.track] = s
@@ -191,6 +193,9 @@ class Watcher:
             try:
                 pos = self._record(event)
             except IllegalEvent as exc:
+                if isinstance(event, CardCorrected):  # the record stands; a person can still correct it
+                    s.claimed = f"re-read of the upcard, not taken: {exc}"
+                    continue
                 return notices + self._set("waiting", f"the camera saw {s.card} but {exc}")
             s.claimed = "recorded"
             notices.append(Notice("recorded", _describe(event), {"position": pos, "event": event.to_dict()}))
@@ -239,6 +244,10 @@ class Watcher:
             if seat_place:
                 return None, f"{s.card} lies at {seat_place}'s place, but the upcard is not turned yet"
             return UpcardShown(c), ""
+        if s.replaces and not self._is_swapped_six(hand, s):
+            target = self._recorded_at(s.replaces)
+            if target is not None:  # the first read was wrong: correct it; it is no new card
+                return CardCorrected(target, c), ""
         if hand.phase in ("auction", "joining"):
             return None, f"{s.card} was laid during the bidding: tap in the bids"
         if self._is_swapped_six(hand, s):
@@ -251,6 +260,16 @@ class Watcher:
         if turn is None:
             return None, f"{s.card} lies on the table but nobody is to play"
         return CardPlayed(hand.seats[turn], c), ""
+
+    def _recorded_at(self, code: str) -> int | None:
+        """Log position of this hand's upcard or play recorded as ``code`` (None: there is none).
+        A card lying still whose reads all turn to another was misread: that event is corrected."""
+        for e in reversed(self.session.effective()):
+            if isinstance(e.event, HandStarted):
+                return None
+            if isinstance(e.event, (UpcardShown, CardPlayed)) and e.event.card.code == code:
+                return e.position
+        return None
 
     @staticmethod
     def _is_swapped_six(hand: Hand, s: Seen) -> bool:
@@ -298,6 +317,8 @@ def _describe(event: Event) -> str:
         return f"{event.player} plays {event.card.code}"
     if isinstance(event, HandStarted):
         return f"hand started, {event.dealer} deals"
+    if isinstance(event, CardCorrected):
+        return f"event {event.target} corrected to {event.card.code}"
     return event.type
 
 
