@@ -268,8 +268,8 @@ def choose_pack(rng: np.random.Generator, packs: dict[str, dict[str, np.ndarray]
     """A Swiss scan about 60 % of the time (what tables play with), else another design: each
     other group (the drawn designs, each fetched pattern) equally often, so a real poker pattern
     is not drowned by six drawn ones."""
-    swiss = sorted(n for n in packs if n.startswith("swiss"))
-    others = sorted(n for n in packs if not n.startswith("swiss"))
+    swiss = sorted(n for n in packs if pack_group(n) == "swiss")
+    others = sorted(n for n in packs if pack_group(n) != "swiss")
     if swiss and (not others or rng.random() < 0.6):
         return str(rng.choice(swiss))
     groups = sorted({pack_group(n) for n in others})

@@ -66,11 +66,11 @@ class Track:
 
 class Stabilizer:
     def __init__(self, window: int = 6, min_hits: int = 4, min_conf: float = 0.5, min_support: float = 0.7,
-                 match_iou: float = 0.3, gone_after: int = 8, still_iou: float = 0.8) -> None:
+                 match_iou: float = 0.3, gone_after: int = 8, still_iou: float = 0.8, gap_frames: int = 3) -> None:
         self.window, self.min_hits, self.min_conf = window, min_hits, min_conf
         self.min_support, self.match_iou, self.gone_after = min_support, match_iou, gone_after
         self.still_iou = still_iou
-        self.gap_frames = 3  # missing this long, a card may have been taken away and another laid
+        self.gap_frames = gap_frames  # missing this long, a card may have been taken away and another laid
         self.tracks: list[Track] = []
         self._next = 1
 
