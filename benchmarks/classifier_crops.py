@@ -18,7 +18,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from datasets.art import DEFAULT_GROUPS, pack_group, packs_of  # noqa: E402
+from datasets.art import DEFAULT_GROUPS, pack_group, packs_of, parse_groups  # noqa: E402
 from datasets.crops import detector_crop  # noqa: E402
 from datasets.scenes import SceneOptions, render_scene  # noqa: E402
 from vision.recognize import CLASSIFIER, Recognizer  # noqa: E402
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--classifier", nargs="+", default=[str(CLASSIFIER)])
     ap.add_argument("--packs", default=",".join(DEFAULT_GROUPS), help="pack groups to render (datasets.art)")
     args = ap.parse_args(argv)
-    groups = tuple(g for g in args.packs.split(",") if g)
+    groups = parse_groups(args.packs)
     models = [(m, Recognizer(classifier=m)) for m in args.classifier]
     tally = {m: {} for m, _ in models}
     for code, pack, crop in crops(args.scenes, groups):

@@ -211,6 +211,11 @@ def packs_of(groups: tuple[str, ...] = DEFAULT_GROUPS, drawn_styles: int = 6) ->
     return packs
 
 
+def parse_groups(text: str) -> tuple[str, ...]:
+    """``"swiss, drawn,svg-cards"`` -> the group names (a command line's ``--packs``)."""
+    return tuple(g.strip() for g in text.split(",") if g.strip())
+
+
 def all_packs(drawn_styles: int = 6) -> dict[str, dict[str, np.ndarray]]:
     """Both scans and ``drawn_styles`` drawn designs: the packs evaluation and benchmarks use."""
     return packs_of(DEFAULT_GROUPS, drawn_styles)

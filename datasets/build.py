@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .art import CLASS_NAMES, DEFAULT_GROUPS, PACK_GROUPS, packs_of
+from .art import CLASS_NAMES, DEFAULT_GROUPS, PACK_GROUPS, packs_of, parse_groups
 from .crops import detector_crop, render_card_crop
 from .scenes import SceneOptions, render_scene
 
@@ -119,9 +119,8 @@ def main(argv: list[str] | None = None) -> None:
                     help=f"comma-separated pack groups from {', '.join(PACK_GROUPS)} "
                          "(svg-cards, cardsjs: fetch them first with `python -m datasets.fetched`)")
     args = ap.parse_args(argv)
-    groups = tuple(g.strip() for g in args.packs.split(",") if g.strip())
     build(args.out, args.train, args.val, args.seed, args.workers, args.crops_per_card, args.card_crops,
-          groups=groups)
+          groups=parse_groups(args.packs))
 
 
 if __name__ == "__main__":

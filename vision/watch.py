@@ -194,7 +194,7 @@ class Watcher:
                 pos = self._record(event)
             except IllegalEvent as exc:
                 if isinstance(event, CardCorrected):  # the record stands; a person can still correct it
-                    s.claimed = f"re-read of the upcard, not taken: {exc}"
+                    s.claimed = f"re-read of a recorded card, not taken: {exc}"
                     continue
                 return notices + self._set("waiting", f"the camera saw {s.card} but {exc}")
             s.claimed = "recorded"
@@ -244,13 +244,14 @@ class Watcher:
             if seat_place:
                 return None, f"{s.card} lies at {seat_place}'s place, but the upcard is not turned yet"
             return UpcardShown(c), ""
-        if s.replaces and not self._is_swapped_six(hand, s):
+        swapped_six = self._is_swapped_six(hand, s)
+        if s.replaces and not swapped_six:
             target = self._recorded_at(s.replaces)
             if target is not None:  # the first read was wrong: correct it; it is no new card
                 return CardCorrected(target, c), ""
         if hand.phase in ("auction", "joining"):
             return None, f"{s.card} was laid during the bidding: tap in the bids"
-        if self._is_swapped_six(hand, s):
+        if swapped_six:
             return None, f"{s.card} lies where the upcard was: tap who swapped the trump 6"
         if hand.phase == "exchange" and hand.exchange_pos < len(hand.exchange_order):
             return None, f"{s.card} was laid before the exchange was entered: tap in the exchanges"
@@ -264,11 +265,10 @@ class Watcher:
     def _recorded_at(self, code: str) -> int | None:
         """Log position of this hand's upcard or play recorded as ``code`` (None: there is none).
         A card lying still whose reads all turn to another was misread: that event is corrected."""
-        for e in reversed(self.session.effective()):
-            if isinstance(e.event, HandStarted):
-                return None
-            if isinstance(e.event, (UpcardShown, CardPlayed)) and e.event.card.code == code:
-                return e.position
+        events, positions = self.hand.events, self.session.positions[-1]  # the hand's events and their log places
+        for ev, pos in zip(reversed(events), reversed(positions)):
+            if isinstance(ev, (UpcardShown, CardPlayed)) and ev.card.code == code:
+                return pos
         return None
 
     @staticmethod
