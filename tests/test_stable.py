@@ -69,3 +69,21 @@ def test_two_cards_at_different_places_are_two_tracks():
 
 def test_low_confidence_reads_are_ignored():
     assert feed(Stabilizer(min_conf=0.5), [[R("Ah", confidence=0.3)]] * 10) == []
+
+
+def test_a_card_named_and_then_read_as_another_frame_after_frame_is_a_re_read():
+    frames = [[R("6h")]] * 6 + [[R("7h")]] * 8
+    laid = [e for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+    assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", "6h")]
+
+
+def test_a_hand_covering_the_card_while_it_is_carried_in_does_not_make_a_re_read_a_new_card():
+    frames = [[R("6h")]] * 2 + [[]] * 4 + [[R("6h")]] * 6 + [[R("7h")]] * 8
+    laid = [e for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+    assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", "6h")]
+
+
+def test_a_card_out_of_view_after_it_was_named_and_then_read_as_another_is_a_new_card():
+    frames = [[R("6h")]] * 6 + [[]] * 4 + [[R("7h")]] * 8
+    laid = [e for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+    assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", None)]

@@ -56,7 +56,7 @@ class Track:
     first_seen: float = 0.0
     boxes: deque = field(default_factory=deque)  # recent boxes, to tell a card lying still
     tops: deque = field(default_factory=deque)  # recent best reads, to notice a card replaced
-    unbroken: bool = True  # seen without a real gap: a change of reads is then a re-read, not a new card
+    unbroken: bool = True  # seen without a real gap since decided: a change of reads is then a re-read
 
     def vote(self, read: Read) -> None:
         self.votes[read.card] = self.votes.get(read.card, 0.0) + read.confidence
@@ -91,7 +91,8 @@ class Stabilizer:
                 _push(track.tops, read.card, self.window)
             else:
                 track.missing += 1
-                track.unbroken = track.unbroken and track.missing < self.gap_frames
+                # only a gap after the card was named can hide a swap; one while it was carried in cannot
+                track.unbroken = track.unbroken and (track.card is None or track.missing < self.gap_frames)
             events.extend(self._decide(track, t, impossible))
         return events
 
