@@ -50,6 +50,9 @@ def _session(path: Path, threads: int):
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
+    # Two sessions (detector, classifier) run in turn on the same cores: a pool left spinning
+    # after its run steals the cores from the other one.
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
 
 
