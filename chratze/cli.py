@@ -105,11 +105,22 @@ def _eval_detector(args: argparse.Namespace) -> int:
     if real.is_dir():
         rep = evaluate_real(recognize, real, args.limit)
         print("\n".join(rep.lines(f"real photos ({real})", "rank accuracy")))
-        n, acc, _ = classify_real_boxes(recognize, real, args.limit)
+        n, acc, confusion = classify_real_boxes(recognize, real, args.limit)
         print(f"  classifier alone on the labelled boxes: rank right on {acc:.3f} of {n} cards")
+        print("  per rank, right/total: " + per_rank(confusion))
     else:
         print(f"real photos not found at {real}", file=sys.stderr)
     return 0
+
+
+def per_rank(confusion: dict[tuple[str, str], int]) -> str:
+    """``9 64/89, T 57/82, ...`` from {(true rank, read rank): n}, in the order of the ranks."""
+    from engine.cards import RANKS
+
+    ranks = [r for r in RANKS if any(t == r for t, _ in confusion)]
+    right = {r: confusion.get((r, r), 0) for r in ranks}
+    total = {r: sum(v for (t, _), v in confusion.items() if t == r) for r in ranks}
+    return ", ".join(f"{r} {right[r]}/{total[r]}" for r in ranks)
 
 
 def _model_args(p: argparse.ArgumentParser) -> None:

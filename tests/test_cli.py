@@ -44,3 +44,10 @@ def test_replay_reports_problems_and_exits_1_but_prints_what_it_could_read(capsy
 def test_replay_a_missing_file_is_a_clear_error(capsys, tmp_path):
     assert main(["replay", str(tmp_path / "nope.json")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_eval_detector_lists_the_real_ranks_read_right_over_their_count_in_rank_order():
+    from chratze.cli import per_rank
+
+    confusion = {("K", "K"): 62, ("K", "Q"): 33, ("9", "9"): 64, ("9", "8"): 25, ("A", "A"): 1}
+    assert per_rank(confusion) == "9 64/89, K 62/95, A 1/1"

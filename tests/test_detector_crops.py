@@ -1,0 +1,49 @@
+"""Classifier crops cut at the detector's own boxes (datasets.detector_crops)."""
+
+import numpy as np
+
+from datasets.detector_crops import crops_of_scene
+from datasets.scenes import PlacedCard
+
+
+class BoxesAt:
+    """A detector that reports the given quads."""
+
+    def __init__(self, quads):
+        self.quads = quads
+
+    def detect_cards(self, image):
+        return [(np.float32(q), 0.9) for q in self.quads]
+
+
+def card_at(code, x, y, visible=1.0):
+    quad = np.float32([[x, y], [x + 60, y], [x + 60, y + 90], [x, y + 90]])
+    return PlacedCard(code, "swiss-french", quad, visible)
+
+
+def image_with(color_at):
+    img = np.zeros((240, 320, 3), np.uint8)
+    for (x, y), color in color_at.items():
+        img[y:y + 90, x:x + 60] = color
+    return img
+
+
+def test_a_crop_is_cut_at_the_detectors_box_under_the_name_of_the_card_it_matches():
+    img = image_with({(20, 20): (255, 0, 0), (200, 100): (0, 0, 255)})
+    cards = [card_at("Ah", 20, 20), card_at("6s", 200, 100)]
+    shifted = cards[1].quad + np.float32([6, 4])  # the detector's box is a little off
+    crops = crops_of_scene(img, cards, BoxesAt([cards[0].quad, shifted]))
+    assert sorted(code for code, _ in crops) == ["6s", "Ah"]
+    blue = dict(crops)["6s"]
+    assert blue.shape[:2] == (96, 96) and blue[..., 2].mean() > blue[..., 0].mean()
+
+
+def test_a_box_matching_no_card_gives_no_crop():
+    cards = [card_at("Ah", 20, 20)]
+    elsewhere = card_at("Ah", 200, 100).quad
+    assert crops_of_scene(image_with({}), cards, BoxesAt([elsewhere])) == []
+
+
+def test_a_card_less_than_half_in_view_gives_no_crop():
+    cards = [card_at("Ah", 20, 20, visible=0.4)]
+    assert crops_of_scene(image_with({}), cards, BoxesAt([cards[0].quad])) == []
