@@ -7,8 +7,9 @@ Each hand is a random simulated hand (3-6 players, some illegal plays), rendered
 pack (French and German in turn), a camera tilted 0-35 degrees and its own light; the taps
 (bids, exchanges) are entered at their moments. Prints, per hand and in all: whether the
 refereed result (trick winners, flags, pot, payouts) equals the record's, wrong card events,
-missed events, processed frames per second, and the time from a card lying still to its event
-(the frames it took, plus the time to process one frame).
+missed events, cards first recorded wrong and corrected by the camera's own re-read, processed
+frames per second, and the time from a card lying still to its right event (the frames it took,
+plus the time to process one frame; a corrected card counts from its correction).
 """
 
 from __future__ import annotations

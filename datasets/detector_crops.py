@@ -43,12 +43,12 @@ def _init(detector: str) -> None:
 
 def crops_of_scene(image: np.ndarray, cards: list, recognizer) -> list[tuple[str, np.ndarray]]:
     """(card code, RGB crop) for each detected box matching a card in view enough."""
-    from vision.evaluate import _match, quad_iou  # noqa: PLC0415
+    from vision.evaluate import greedy_match, quad_iou  # noqa: PLC0415
     from vision.geometry import CROP_H, CROP_W, rectify  # noqa: PLC0415
 
     cards = [c for c in cards if c.visible >= MIN_VISIBLE]
     found = recognizer.detect_cards(image)
-    pairs = _match(found, [(c.quad, c.code) for c in cards], quad_iou, MIN_IOU)
+    pairs = greedy_match(found, [(c.quad, c.code) for c in cards], quad_iou, MIN_IOU)
     return [(cards[j].code, rectify(image, found[i][0], (CROP_W, CROP_H))) for i, j, _ in pairs]
 
 

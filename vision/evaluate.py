@@ -30,7 +30,7 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
-def _match(preds: list, gts: list, iou: Callable, thr: float) -> list[tuple[int, int, float]]:
+def greedy_match(preds: list, gts: list, iou: Callable, thr: float) -> list[tuple[int, int, float]]:
     """Greedy matching, highest confidence first: (pred index, gt index, iou)."""
     pairs, used = [], set()
     order = sorted(range(len(preds)), key=lambda i: -preds[i][1])
@@ -77,7 +77,7 @@ def detection_map(frames: list[tuple[list, list]], thresholds: Iterable[float]) 
                 p = [(q, s) for q, s, k in preds if k == c]
                 g = [(q, k) for q, k in gts if k == c]
                 n_gt += len(g)
-                matched = {i for i, _, _ in _match(p, g, quad_iou, t)}
+                matched = {i for i, _, _ in greedy_match(p, g, quad_iou, t)}
                 scored += [(p[i][1], i in matched) for i in range(len(p))]
             aps.append(average_precision(scored, n_gt))
         out[t] = float(np.nanmean(aps)) if aps else float("nan")
@@ -117,7 +117,7 @@ def evaluate_generated(recognizer: Callable[[np.ndarray], list[Detection]], scen
         dets = recognizer(sc.image)
         preds = [(np.array(d.corners, np.float32), d.confidence, d.card) for d in dets]
         frames.append((preds, gts))
-        pairs = _match([(p[0], p[1]) for p in preds], gts, quad_iou, 0.5)
+        pairs = greedy_match([(p[0], p[1]) for p in preds], gts, quad_iou, 0.5)
         n_pred += len(preds)
         n_gt += len(gts)
         hits += len(pairs)
@@ -153,7 +153,7 @@ def evaluate_real(recognizer: Callable[[np.ndarray], list[Detection]], folder: P
         gts = read_voc(xml)
         dets = recognizer(read_image(image_for(xml)))
         preds = [(d.box, d.confidence, d.card[0]) for d in dets]
-        pairs = _match([(p[0], p[1]) for p in preds], gts, box_iou, 0.5)
+        pairs = greedy_match([(p[0], p[1]) for p in preds], gts, box_iou, 0.5)
         n_gt += len(gts)
         n_pred += len(preds)
         hits += len(pairs)
