@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from datasets.art import SCANNED_PACKS, scanned_pack  # noqa: E402
 from datasets.virtual_table import TruthCamera, render_hand, table_events  # noqa: E402
 from engine.events import CardCorrected, CardPlayed, UpcardShown  # noqa: E402
-from engine.session import Session  # noqa: E402
+from engine.session import Session, resolve  # noqa: E402
 from engine.simulate import simulate_hand  # noqa: E402
 from vision.layout import TableLayout  # noqa: E402
 from vision.live import LiveTable, run  # noqa: E402
@@ -61,16 +61,12 @@ def one_hand(seed: int, reader: str, recognizer, zones: bool) -> dict:
 
 
 def camera_named(log: list) -> dict[int, tuple[str, float]]:
-    """Log position of each upcard and play the camera recorded -> (card, when the record first
-    named it rightly as far as the camera goes): a card first misread and then corrected by a
-    re-read counts from the correction, so a misread is no faster than waiting."""
-    named: dict[int, tuple[str, float]] = {}
-    for pos, ev in enumerate(log):
-        if isinstance(ev, (UpcardShown, CardPlayed)) and ev.meta and "t" in ev.meta:
-            named[pos] = (ev.card.code, ev.meta["t"])
-        elif isinstance(ev, CardCorrected) and ev.target in named and ev.meta and "t" in ev.meta:
-            named[ev.target] = (ev.card.code, ev.meta["t"])
-    return named
+    """Log position of each upcard and play the camera recorded that is in effect -> (card, when
+    the record first named it rightly as far as the camera goes): a card first misread and then
+    corrected by a re-read counts from the correction, so a misread is no faster than waiting."""
+    fixed_at = {ev.target: ev.meta["t"] for ev in log if isinstance(ev, CardCorrected) and ev.meta and "t" in ev.meta}
+    return {e.position: (e.event.card.code, fixed_at.get(e.position, e.event.meta["t"])) for e in resolve(log)
+            if isinstance(e.event, (UpcardShown, CardPlayed)) and e.event.meta and "t" in e.event.meta}
 
 
 def main(argv: list[str] | None = None) -> None:
