@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from .art import pack_group
+from .clutter import object_face
 
 SKIN = [(224, 172, 105), (198, 134, 66), (241, 194, 125), (141, 85, 36), (255, 219, 172)]
 
@@ -46,6 +47,7 @@ class SceneOptions:
     empty_rate: float = 0.05
     back_rate: float = 0.1
     hand_rate: float = 0.35
+    clutter_rate: float = 0.35  # paper, books, photos on the table (datasets.clutter)
 
 
 # ------------------------------------------------------------------------------ camera
@@ -105,9 +107,9 @@ def table(rng: np.random.Generator, size: tuple[int, int]) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------------ cards
-def _rounded_mask(w: int, h: int) -> np.ndarray:
+def _rounded_mask(w: int, h: int, corner: float = 0.05) -> np.ndarray:
     m = np.zeros((h, w), np.uint8)
-    r = max(2, int(0.05 * w))
+    r = max(2, int(corner * w))
     cv2.rectangle(m, (r, 0), (w - 1 - r, h - 1), 255, -1)
     cv2.rectangle(m, (0, r), (w - 1, h - 1 - r), 255, -1)
     for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
@@ -119,7 +121,9 @@ def layout(rng: np.random.Generator, n: int, hom: np.ndarray, size: tuple[int, i
     """Card centres and rotations in the plane: a trick pile, seats round the table, or scattered."""
     w, h = size
     centre = unproject(hom, np.array([[w * rng.uniform(0.3, 0.7), h * rng.uniform(0.3, 0.7)]]))[0]
-    mode = rng.choice(["pile", "seats", "scatter"], p=[0.4, 0.35, 0.25])
+    mode = rng.choice(["pile", "seats", "scatter", "fan"], p=[0.35, 0.3, 0.2, 0.15])
+    if mode == "fan":  # a spread hand: each card shifted sideways over the last, turned a little more
+        return fan(rng, n, centre)
     out = []
     for i in range(n):
         if mode == "pile":
@@ -134,6 +138,17 @@ def layout(rng: np.random.Generator, n: int, hom: np.ndarray, size: tuple[int, i
             p = unproject(hom, np.array([[rng.uniform(0.1, 0.9) * w, rng.uniform(0.1, 0.9) * h]]))[0]
             off, rot = p - centre, rng.uniform(0, 2 * math.pi)
         out.append((centre[0] + off[0], centre[1] + off[1], rot))
+    return out
+
+
+def fan(rng: np.random.Generator, n: int, centre: np.ndarray) -> list[tuple[float, float, float]]:
+    """Cards spread as in a hand or a fanned trick: about a third to two thirds of each shows."""
+    rot0, step, turn = rng.uniform(0, 2 * math.pi), rng.uniform(0.22, 0.42), rng.uniform(-0.12, 0.12)
+    out = []
+    for i in range(n):
+        rot = rot0 + turn * (i - (n - 1) / 2)
+        along = step * (i - (n - 1) / 2)
+        out.append((centre[0] + along * math.cos(rot0), centre[1] + along * math.sin(rot0), rot))
     return out
 
 
@@ -152,17 +167,41 @@ def card_plane_quad(x: float, y: float, rot: float, aspect: float) -> np.ndarray
 def paste_card(img: np.ndarray, ids: np.ndarray, face: np.ndarray, quad: np.ndarray, k: int,
                rng: np.random.Generator) -> None:
     """Warp ``face`` onto ``quad`` with a soft shadow; mark its pixels ``k`` in ``ids``."""
+    mask = paste_face(img, face, quad, rng)
+    ids[mask > 0.5] = k
+
+
+def paste_face(img: np.ndarray, face: np.ndarray, quad: np.ndarray, rng: np.random.Generator,
+               corner: float = 0.05) -> np.ndarray:
+    """Warp a flat object's ``face`` onto ``quad`` with a soft shadow; returns its coverage mask."""
     fh, fw = face.shape[:2]
     hh, ww = img.shape[:2]
     src = np.array([[0, 0], [fw - 1, 0], [fw - 1, fh - 1], [0, fh - 1]], np.float32)
     m = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
-    mask = cv2.warpPerspective(_rounded_mask(fw, fh), m, (ww, hh), flags=cv2.INTER_LINEAR) / 255.0
+    mask = cv2.warpPerspective(_rounded_mask(fw, fh, corner), m, (ww, hh), flags=cv2.INTER_LINEAR) / 255.0
     shift = np.float32([[1, 0, rng.uniform(-6, 6)], [0, 1, rng.uniform(1, 8)]])
     shadow = cv2.GaussianBlur(cv2.warpAffine(mask, shift, (ww, hh)), (0, 0), rng.uniform(2, 6))
     img *= (1 - rng.uniform(0.15, 0.45) * shadow)[..., None]
     warped = cv2.warpPerspective(face.astype(np.float32), m, (ww, hh), flags=cv2.INTER_AREA)
     img[:] = img * (1 - mask[..., None]) + warped * mask[..., None]
-    ids[mask > 0.5] = k
+    return mask
+
+
+def draw_clutter(img: np.ndarray, ids: np.ndarray, hom: np.ndarray, rng: np.random.Generator,
+                 over: bool) -> None:
+    """Lay one object (datasets.clutter) flat on the table; ``over`` the cards it covers them,
+    like a hand (their visible share drops), else the cards lie on it."""
+    h, w = ids.shape
+    face = object_face(rng)
+    pos = unproject(hom, np.array([[rng.uniform(0, 1) * w, rng.uniform(0, 1) * h]]))[0]
+    size = rng.uniform(1.2, 3.5)  # its long side, in card heights
+    quad = project(hom, card_plane_quad(0, 0, rng.uniform(0, 2 * math.pi), face.shape[1] / face.shape[0]) * size
+                   + pos)
+    if not np.all(np.isfinite(quad)) or _area(quad) > 4 * w * h:
+        return
+    mask = paste_face(img, face, quad, rng, corner=0.01)
+    if over:
+        ids[mask > 0.5] = -1
 
 
 def draw_hand(img: np.ndarray, ids: np.ndarray, rng: np.random.Generator) -> None:
@@ -244,6 +283,12 @@ def render_scene(seed: int, packs: dict[str, dict[str, np.ndarray]], opts: Scene
     pack_name = choose_pack(rng, packs)
     pack = packs[pack_name]
     codes = rng.choice([k for k in pack if k != "back"], size=n, replace=False)
+    clutter = np.random.default_rng([seed, 1])  # its own stream: the cards of a seed stay where they were
+    objects = [clutter.random() < 0.15 for _ in range(int(clutter.integers(1, 4)))] \
+        if clutter.random() < opts.clutter_rate else []
+    for over in objects:
+        if not over:
+            draw_clutter(img, ids, hom, clutter, over=False)
     placed: list[PlacedCard] = []
     for k, ((x, y, rot), code) in enumerate(zip(layout(rng, n, hom, size), codes)):
         if rng.random() < opts.back_rate:
@@ -256,6 +301,9 @@ def render_scene(seed: int, packs: dict[str, dict[str, np.ndarray]], opts: Scene
             continue
         paste_card(img, ids, face, quad, len(placed), rng)
         placed.append(PlacedCard(str(code), str(pack_name), quad))
+    for over in objects:
+        if over:
+            draw_clutter(img, ids, hom, clutter, over=True)
     if rng.random() < opts.hand_rate:
         draw_hand(img, ids, rng)
     for k, card in enumerate(placed):

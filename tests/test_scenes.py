@@ -91,3 +91,31 @@ def test_close_up_crops_keep_the_classes_balanced(tmp_path):
     per_class = {c: len(list((tmp_path / "classify" / "train" / c).glob("closeup_*.jpg"))) for c in CLASS_NAMES}
     assert set(per_class.values()) == {2}
     assert len(list((tmp_path / "classify" / "val").glob("*/closeup_*.jpg"))) == 7
+
+
+def test_paper_books_and_photos_on_the_table_are_never_labelled_as_cards(packs):
+    """Objects are not cards: with clutter the same seed labels the same cards, no more."""
+    for seed in range(12):
+        bare = render_scene(seed, packs, SceneOptions(clutter_rate=0.0))
+        busy = render_scene(seed, packs, SceneOptions(clutter_rate=1.0))
+        assert [c.code for c in busy.cards] == [c.code for c in bare.cards]
+        assert {c.code for c in busy.labelled()} <= {c.code for c in bare.labelled()}
+        assert not np.array_equal(busy.image, bare.image)
+
+
+def test_an_object_laid_over_a_card_covers_it():
+    from datasets.scenes import draw_clutter
+
+    img = np.zeros((240, 320, 3), np.float32)
+    ids = np.zeros((240, 320), np.int16)  # every pixel card 0
+    hom = np.array([[60.0, 0, 160], [0, -60.0, 120], [0, 0, 1]])  # straight down, 60 px per card height
+    draw_clutter(img, ids, hom, np.random.default_rng(3), over=True)
+    assert (ids == -1).any() and (ids == 0).any()
+
+
+def test_a_fanned_hand_shows_every_card_in_part():
+    from datasets.scenes import fan
+
+    cards = fan(np.random.default_rng(0), 5, np.zeros(2))
+    gaps = [np.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(cards, cards[1:])]
+    assert all(0.2 < g < 0.45 for g in gaps)  # a card is about 0.65 wide: a third to two thirds shows
