@@ -118,7 +118,7 @@ def _rounded_mask(w: int, h: int, corner: float = 0.05) -> np.ndarray:
 
 
 def layout(rng: np.random.Generator, n: int, hom: np.ndarray, size: tuple[int, int]) -> list[tuple[float, float, float]]:
-    """Card centres and rotations in the plane: a trick pile, seats round the table, or scattered."""
+    """Card centres and rotations in the plane: a trick pile, seats round the table, scattered or fanned."""
     w, h = size
     centre = unproject(hom, np.array([[w * rng.uniform(0.3, 0.7), h * rng.uniform(0.3, 0.7)]]))[0]
     mode = rng.choice(["pile", "seats", "scatter", "fan"], p=[0.35, 0.3, 0.2, 0.15])
@@ -283,7 +283,7 @@ def render_scene(seed: int, packs: dict[str, dict[str, np.ndarray]], opts: Scene
     pack_name = choose_pack(rng, packs)
     pack = packs[pack_name]
     codes = rng.choice([k for k in pack if k != "back"], size=n, replace=False)
-    clutter = np.random.default_rng([seed, 1])  # its own stream: the cards of a seed stay where they were
+    clutter = np.random.default_rng([seed, 1])  # its own stream: with or without objects a seed lays the same cards
     objects = [clutter.random() < 0.15 for _ in range(int(clutter.integers(1, 4)))] \
         if clutter.random() < opts.clutter_rate else []
     for over in objects:
