@@ -16,6 +16,7 @@ import argparse
 import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any, Callable
 
 import cv2
 import numpy as np
@@ -76,6 +77,19 @@ def _job(args: tuple[str, str, str, int, int, int, tuple[str, ...]]) -> int:
     return write_scene(Path(out), split, i, seed, crops, groups)
 
 
+def run_jobs(job: Callable[[Any], int], jobs: list, workers: int | None, progress: bool, desc: str, unit: str,
+             initializer: Callable | None = None, initargs: tuple = ()) -> int:
+    """Run ``job`` on each of ``jobs`` in worker processes (one per core unless told), with a
+    progress bar if asked; returns the sum of what the jobs return."""
+    with ProcessPoolExecutor(workers or os.cpu_count() or 1, initializer=initializer, initargs=initargs) as pool:
+        results = pool.map(job, jobs, chunksize=8)
+        if progress:
+            from tqdm import tqdm
+
+            results = tqdm(results, total=len(jobs), desc=desc, unit=unit)
+        return sum(results)
+
+
 def build(out: Path, train: int, val: int, seed: int = 1, workers: int | None = None,
           crops_per_card: int = 1, card_crops: int = 0, progress: bool = True,
           groups: tuple[str, ...] = DEFAULT_GROUPS) -> Path:
@@ -91,14 +105,7 @@ def build(out: Path, train: int, val: int, seed: int = 1, workers: int | None = 
             for i in range(n)]
     jobs += [("closeup", str(out), s, i, seed, 0, groups)
              for s, n in (("train", card_crops), ("val", card_crops // 10)) for i in range(n)]
-    workers = workers or max(1, (os.cpu_count() or 1))
-    with ProcessPoolExecutor(workers) as pool:
-        results = pool.map(_job, jobs, chunksize=8)
-        if progress:
-            from tqdm import tqdm
-
-            results = tqdm(results, total=len(jobs), desc="scenes and crops", unit="job")
-        cards = sum(results)
+    cards = run_jobs(_job, jobs, workers, progress, desc="scenes and crops", unit="job")
     data = out / "detect" / "data.yaml"
     data.write_text(f"path: {out.resolve() / 'detect'}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n")
     if progress:

@@ -17,15 +17,13 @@ name.
 from __future__ import annotations
 
 import argparse
-import os
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from .art import CLASS_NAMES, DEFAULT_GROUPS, PACK_GROUPS, packs_of, parse_groups
-from .build import scene_seed
+from .build import run_jobs, scene_seed
 from .scenes import SceneOptions, render_scene
 
 MIN_IOU = 0.5
@@ -69,13 +67,8 @@ def build(out: Path, train: int, val: int, detector: Path, seed: int = 5, worker
         for code in CLASS_NAMES:
             (out / "classify" / split / code).mkdir(parents=True, exist_ok=True)
     jobs = [(str(out), s, i, seed, groups) for s, n in (("train", train), ("val", val)) for i in range(n)]
-    with ProcessPoolExecutor(workers or os.cpu_count() or 1, initializer=_init, initargs=(str(detector),)) as pool:
-        results = pool.map(_job, jobs, chunksize=8)
-        if progress:
-            from tqdm import tqdm
-
-            results = tqdm(results, total=len(jobs), desc="scenes", unit="scene")
-        n = sum(results)
+    n = run_jobs(_job, jobs, workers, progress, desc="scenes", unit="scene", initializer=_init,
+                 initargs=(str(detector),))
     if progress:
         print(f"{train + val} scenes, {n} crops at the detector's boxes -> {out / 'classify'}")
     return n
