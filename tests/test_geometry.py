@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.geometry import order_quad, rectify
+from vision.geometry import box_cover, box_iou, order_quad, rectify
 
 
 def rect(cx, cy, w, h, deg):
@@ -38,3 +38,10 @@ def test_rectify_returns_the_card_upright_or_upside_down_never_mirrored():
     ys, xs = np.nonzero(red)
     # the mark is in the top-left (upright) or bottom-right (turned) corner, not top-right (mirrored)
     assert (xs.mean() < 30 and ys.mean() < 45) or (xs.mean() > 30 and ys.mean() > 45)
+
+
+def test_the_visible_part_of_a_covered_card_lies_within_its_box():
+    card, corner = (100, 100, 160, 190), (120, 150, 160, 190)
+    assert box_iou(card, corner) < 0.3
+    assert box_cover(card, corner) == box_cover(corner, card) == 1.0
+    assert box_cover(card, (160, 100, 220, 190)) == 0.0

@@ -87,3 +87,17 @@ def test_a_card_out_of_view_after_it_was_named_and_then_read_as_another_is_a_new
     frames = [[R("6h")]] * 6 + [[]] * 4 + [[R("7h")]] * 8
     laid = [e for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
     assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", None)]
+
+
+def test_a_hand_over_part_of_a_laid_card_does_not_make_its_visible_part_a_new_card():
+    # the visible corner's box lies within the card's box, IoU 0.30: below the match threshold
+    corner = (120, 150, 160, 190)
+    frames = [[R("Th")]] * 6 + [[R("9h", box=corner)], [R("8h", box=corner)]] * 4 + [[R("Th")]] * 6
+    ev = feed(Stabilizer(), frames)
+    assert [(type(e).__name__, e.card) for _, e in ev] == [("CardLaid", "Th")]
+
+
+def test_a_card_beside_a_laid_card_is_still_a_new_card():
+    frames = [[R("Th")]] * 6 + [[R("Th"), R("9h", box=(150, 100, 210, 190))]] * 6
+    ev = feed(Stabilizer(), frames)
+    assert [e.card for _, e in ev] == ["Th", "9h"]

@@ -58,9 +58,22 @@ def quad_iou_aabb(a: np.ndarray, b: tuple[float, float, float, float]) -> float:
     return box_iou((ax1, ay1, ax2, ay2), b)
 
 
+def _intersection(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def _area(a: tuple[float, float, float, float]) -> float:
+    return (a[2] - a[0]) * (a[3] - a[1])
+
+
 def box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    inter = _intersection(a, b)
+    union = _area(a) + _area(b) - inter
     return float(inter / union) if union > 0 else 0.0
+
+
+def box_cover(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """Share of the smaller box inside the other: 1.0 when the visible part of a half-covered
+    card lies within the card's earlier box, although their IoU is low."""
+    smaller = min(_area(a), _area(b))
+    return float(_intersection(a, b) / smaller) if smaller > 0 else 0.0

@@ -17,7 +17,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Protocol
 
-from .geometry import box_iou
+from .geometry import box_cover, box_iou
 
 
 class Read(Protocol):
@@ -66,9 +66,11 @@ class Track:
 
 class Stabilizer:
     def __init__(self, window: int = 6, min_hits: int = 4, min_conf: float = 0.5, min_support: float = 0.7,
-                 match_iou: float = 0.3, gone_after: int = 8, still_iou: float = 0.8, gap_frames: int = 3) -> None:
+                 match_iou: float = 0.3, gone_after: int = 8, still_iou: float = 0.8, gap_frames: int = 3,
+                 match_cover: float = 0.8) -> None:
         self.window, self.min_hits, self.min_conf = window, min_hits, min_conf
         self.min_support, self.match_iou, self.gone_after = min_support, match_iou, gone_after
+        self.match_cover = match_cover  # a box within a track's box is that card, partly covered
         self.still_iou = still_iou
         self.gap_frames = gap_frames  # missing this long, a card may have been taken away and another laid
         self.tracks: list[Track] = []
@@ -97,13 +99,20 @@ class Stabilizer:
         return events
 
     def _match(self, reads: list[Read], t: float) -> dict[int, Read]:
-        """Greedy IoU matching of reads to tracks; unmatched reads start new tracks."""
+        """Greedy IoU matching of reads to tracks; unmatched reads start new tracks.
+
+        A hand over part of a card shrinks its box below the IoU threshold while the box stays
+        within the card's: such a pair still matches (after every IoU match), so the visible
+        part's misreads vote on the card instead of starting a phantom card of their own."""
+        boxes = {tr.id: tr.box for tr in self.tracks}
         pairs = sorted(((box_iou(tr.box, r.box), tr.id, i) for tr in self.tracks for i, r in enumerate(reads)),
                        reverse=True)
         out: dict[int, Read] = {}
         used: set[int] = set()
         for iou, tid, i in pairs:
-            if iou < self.match_iou or tid in out or i in used:
+            if tid in out or i in used:
+                continue
+            if iou < self.match_iou and (iou == 0 or box_cover(boxes[tid], reads[i].box) < self.match_cover):
                 continue
             out[tid] = reads[i]
             used.add(i)
