@@ -1,0 +1,70 @@
+"""What the detector's false boxes on the real poker photos are, by kind.
+
+    python benchmarks/false_boxes.py [--detector models/card-detector.onnx] [--real ../shared/real/poker-photos]
+
+A false box is a detection matched to no labelled card at IoU >= 0.5 (as ``chratze eval-detector``
+counts precision). Kinds, by how it lies against the labelled cards: ``background`` touches none;
+``part of a card`` lies mostly (> 70 %) within one card; ``joins cards`` holds more than half of two
+or more; ``too big`` holds more than 70 % of one card; ``duplicate`` overlaps a card at IoU >= 0.5
+that another box already took; ``off`` overlaps a card otherwise (shifted, turned or mis-sized).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision.evaluate import greedy_match, image_for, read_image, read_voc  # noqa: E402
+from vision.geometry import box_iou  # noqa: E402
+from vision.recognize import CLASSIFIER, DETECTOR, Recognizer  # noqa: E402
+
+REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "real" / "poker-photos"
+
+
+def _inside(a, b) -> float:
+    """Share of box ``a`` inside box ``b``."""
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    area = (a[2] - a[0]) * (a[3] - a[1])
+    return w * h / area if area > 0 else 0.0
+
+
+def kind(box, cards: list) -> str:
+    if not cards or max(box_iou(box, c) for c in cards) < 0.05:
+        return "background"
+    if max(_inside(box, c) for c in cards) > 0.7 and max(_inside(c, box) for c in cards) <= 0.7:
+        return "part of a card"
+    if sum(_inside(c, box) > 0.5 for c in cards) >= 2:
+        return "joins cards"
+    if max(_inside(c, box) for c in cards) > 0.7:
+        return "too big"
+    return "duplicate" if max(box_iou(box, c) for c in cards) >= 0.5 else "off"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--detector", default=str(DETECTOR))
+    ap.add_argument("--classifier", default=str(CLASSIFIER))
+    ap.add_argument("--real", type=Path, default=REAL)
+    args = ap.parse_args()
+    rec = Recognizer(Path(args.detector), Path(args.classifier))
+    kinds: Counter = Counter()
+    boxes = 0
+    for xml in sorted(args.real.glob("*.xml")):
+        labels = read_voc(xml)
+        preds = [(d.box, d.confidence) for d in rec(read_image(image_for(xml)))]
+        boxes += len(preds)
+        matched = {i for i, _, _ in greedy_match(preds, labels, box_iou, 0.5)}
+        cards = [b for b, _ in labels]
+        kinds.update(kind(p, cards) for i, (p, _) in enumerate(preds) if i not in matched)
+    print(f"{args.detector}: {boxes} boxes, {sum(kinds.values())} false")
+    for k, n in kinds.most_common():
+        print(f"  {k:15s} {n}")
+
+
+if __name__ == "__main__":
+    main()
