@@ -19,28 +19,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.evaluate import greedy_match, image_for, read_image, read_voc  # noqa: E402
-from vision.geometry import box_iou  # noqa: E402
+from vision.geometry import box_iou, box_within  # noqa: E402
 from vision.recognize import CLASSIFIER, DETECTOR, Recognizer  # noqa: E402
 
 REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "real" / "poker-photos"
 
 
-def _inside(a, b) -> float:
-    """Share of box ``a`` inside box ``b``."""
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    area = (a[2] - a[0]) * (a[3] - a[1])
-    return w * h / area if area > 0 else 0.0
-
-
 def kind(box, cards: list) -> str:
     if not cards or max(box_iou(box, c) for c in cards) < 0.05:
         return "background"
-    if max(_inside(box, c) for c in cards) > 0.7 and max(_inside(c, box) for c in cards) <= 0.7:
+    if max(box_within(box, c) for c in cards) > 0.7 and max(box_within(c, box) for c in cards) <= 0.7:
         return "part of a card"
-    if sum(_inside(c, box) > 0.5 for c in cards) >= 2:
+    if sum(box_within(c, box) > 0.5 for c in cards) >= 2:
         return "joins cards"
-    if max(_inside(c, box) for c in cards) > 0.7:
+    if max(box_within(c, box) for c in cards) > 0.7:
         return "too big"
     return "duplicate" if max(box_iou(box, c) for c in cards) >= 0.5 else "off"
 

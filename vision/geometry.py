@@ -72,8 +72,13 @@ def box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, 
     return float(inter / union) if union > 0 else 0.0
 
 
+def box_within(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """Share of box ``a`` that lies inside box ``b``."""
+    area = _area(a)
+    return float(_intersection(a, b) / area) if area > 0 else 0.0
+
+
 def box_cover(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
     """Share of the smaller box inside the other: 1.0 when the visible part of a half-covered
     card lies within the card's earlier box, although their IoU is low."""
-    smaller = min(_area(a), _area(b))
-    return float(_intersection(a, b) / smaller) if smaller > 0 else 0.0
+    return max(box_within(a, b), box_within(b, a))

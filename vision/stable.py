@@ -112,7 +112,7 @@ class Stabilizer:
         for iou, tid, i in pairs:
             if tid in out or i in used:
                 continue
-            if iou < self.match_iou and (iou == 0 or box_cover(boxes[tid], reads[i].box) < self.match_cover):
+            if iou < self.match_iou and box_cover(boxes[tid], reads[i].box) < self.match_cover:
                 continue
             out[tid] = reads[i]
             used.add(i)
