@@ -1,6 +1,8 @@
 """What the detector's false boxes on the real poker photos are, by kind.
 
-    python benchmarks/false_boxes.py [--detector models/card-detector.onnx] [--real ../shared/real/poker-photos]
+    python benchmarks/false_boxes.py [--detector models/card-detector.onnx] [--real DIR]
+
+The real photos are ``real/poker-photos`` in the shared folder (``../shared`` or ``$CHRATZE_SHARED``).
 
 A false box is a detection matched to no labelled card at IoU >= 0.5 (as ``chratze eval-detector``
 counts precision). Kinds, by how it lies against the labelled cards: ``background`` touches none;
@@ -18,12 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.evaluate import greedy_match, image_for, read_image, read_voc  # noqa: E402
+from vision.evaluate import greedy_match, image_for, read_image, read_voc, real_photos  # noqa: E402
 from vision.geometry import box_iou, box_within  # noqa: E402
 from vision.recognize import CLASSIFIER, DETECTOR, Recognizer  # noqa: E402
-
-REAL = Path(__file__).resolve().parent.parent.parent / "shared" / "real" / "poker-photos"
-
 
 def kind(box, cards: list) -> str:
     if not cards or max(box_iou(box, c) for c in cards) < 0.05:
@@ -41,8 +40,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--detector", default=str(DETECTOR))
     ap.add_argument("--classifier", default=str(CLASSIFIER))
-    ap.add_argument("--real", type=Path, default=REAL)
+    ap.add_argument("--real", type=Path, help="labelled real photos (default: real/poker-photos in the shared folder)")
     args = ap.parse_args()
+    args.real = args.real or real_photos()
+    if not args.real.is_dir():
+        raise SystemExit(f"error: real photos not found at {args.real} (set CHRATZE_SHARED or --real)")
     rec = Recognizer(Path(args.detector), Path(args.classifier))
     kinds: Counter = Counter()
     boxes = 0

@@ -95,13 +95,13 @@ def _detect(args: argparse.Namespace) -> int:
 
 
 def _eval_detector(args: argparse.Namespace) -> int:
-    from vision.evaluate import classify_real_boxes, evaluate_generated, evaluate_real
+    from vision.evaluate import classify_real_boxes, evaluate_generated, evaluate_real, real_photos
 
     recognize = _recognizer(args)
     if args.scenes:
         rep = evaluate_generated(recognize, args.scenes)
         print("\n".join(rep.lines("generated validation scenes", "per-card accuracy")))
-    real = Path(args.real)
+    real = Path(args.real) if args.real else real_photos()
     if real.is_dir():
         rep = evaluate_real(recognize, real, args.limit)
         print("\n".join(rep.lines(f"real photos ({real})", "rank accuracy")))
@@ -109,7 +109,8 @@ def _eval_detector(args: argparse.Namespace) -> int:
         print(f"  classifier alone on the labelled boxes: rank right on {acc:.3f} of {n} cards")
         print("  per rank, right/total: " + per_rank(confusion))
     else:
-        print(f"real photos not found at {real}", file=sys.stderr)
+        print(f"error: real photos not found at {real} (set CHRATZE_SHARED or --real)", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -155,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("eval-detector", help="recall, precision, accuracy and mAP of the shipped model")
     p.add_argument("--scenes", type=int, default=200, help="generated validation scenes (0: skip)")
-    p.add_argument("--real", default=str(Path(__file__).resolve().parent.parent.parent / "shared" / "real" / "poker-photos"))
+    p.add_argument("--real", help="labelled real photos (default: real/poker-photos in the shared folder)")
     p.add_argument("--limit", type=int, default=None, help="at most this many real photos")
     _model_args(p)
     p.set_defaults(run=_eval_detector)

@@ -51,3 +51,10 @@ def test_eval_detector_lists_the_real_ranks_read_right_over_their_count_in_rank_
 
     confusion = {("K", "K"): 62, ("K", "Q"): 33, ("9", "9"): 64, ("9", "8"): 25, ("A", "A"): 1}
     assert per_rank(confusion) == "9 64/89, K 62/95, A 1/1"
+
+
+def test_eval_detector_looks_for_the_real_photos_in_the_shared_folder_and_says_when_they_are_missing(
+        capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("CHRATZE_SHARED", str(tmp_path))
+    assert main(["eval-detector", "--scenes", "0"]) == 1
+    assert f"real photos not found at {tmp_path / 'real' / 'poker-photos'}" in capsys.readouterr().err

@@ -1,8 +1,8 @@
 """How well recognition does: on generated scenes (full labels) and on real photos (rank-only).
 
 Generated scenes are rendered from seeds the training set never used, so no files are needed.
-The real set is ``../shared/real/poker-photos``: Pascal-VOC boxes around whole cards, labelled
-with the rank only.
+The real set is ``real/poker-photos`` in the shared folder (``../shared`` or ``$CHRATZE_SHARED``):
+Pascal-VOC boxes around whole cards, labelled with the rank only.
 """
 
 from __future__ import annotations
@@ -125,6 +125,13 @@ def evaluate_generated(recognizer: Callable[[np.ndarray], list[Detection]], scen
     maps = detection_map(frames, np.arange(0.5, 0.96, 0.05))
     return Report(scenes, n_gt, n_pred, hits / max(n_gt, 1), hits / max(n_pred, 1), right / max(hits, 1),
                   maps[0.5], float(np.mean(list(maps.values()))))
+
+
+def real_photos() -> Path:
+    """The real set where the card scans are: CI and users point ``$CHRATZE_SHARED`` at one folder."""
+    from datasets.art import shared_dir  # noqa: PLC0415 - only evaluation needs the shared folder
+
+    return shared_dir() / "real" / "poker-photos"
 
 
 def image_for(xml_path: Path) -> Path:
