@@ -94,6 +94,11 @@ class Report:
     accuracy: float  # per-card (generated) or rank (real), over matched truths
     map50: float | None = None
     map50_95: float | None = None
+    # Real photos: (found, total) of cards whose label touches no other label, and of those whose
+    # label overlaps another's. The labels box only the visible part of an overlapped card, while the
+    # detector boxes the whole card, so the two are worth telling apart.
+    alone: tuple[int, int] | None = None
+    overlapped: tuple[int, int] | None = None
 
     def lines(self, title: str, what: str) -> list[str]:
         out = [f"{title}: {self.frames} images, {self.truths} cards, {self.predictions} detections",
@@ -101,6 +106,9 @@ class Report:
                f"  {what:18s} {self.accuracy:.3f}"]
         if self.map50 is not None:
             out += [f"  mAP50              {self.map50:.3f}", f"  mAP50-95           {self.map50_95:.3f}"]
+        for name, (found, total) in (("cards alone", self.alone), ("overlapped cards", self.overlapped)):
+            if total:
+                out.append(f"  recall, {name + ':':18s} {found / total:.3f} ({found}/{total})")
         return out
 
 
@@ -156,6 +164,7 @@ def evaluate_real(recognizer: Callable[[np.ndarray], list[Detection]], folder: P
                   limit: int | None = None) -> Report:
     files = sorted(folder.glob("*.xml"))[:limit]
     n_gt = n_pred = hits = right = 0
+    alone, overlapped = [0, 0], [0, 0]
     for xml in files:
         gts = read_voc(xml)
         dets = recognizer(read_image(image_for(xml)))
@@ -165,7 +174,13 @@ def evaluate_real(recognizer: Callable[[np.ndarray], list[Detection]], folder: P
         n_pred += len(preds)
         hits += len(pairs)
         right += sum(preds[i][2] == gts[j][1] for i, j, _ in pairs)
-    return Report(len(files), n_gt, n_pred, hits / max(n_gt, 1), hits / max(n_pred, 1), right / max(hits, 1))
+        found = {j for _, j, _ in pairs}
+        for j, (box, _) in enumerate(gts):
+            tally = overlapped if any(box_iou(box, other) > 0 for k, (other, _) in enumerate(gts) if k != j) else alone
+            tally[0] += j in found
+            tally[1] += 1
+    return Report(len(files), n_gt, n_pred, hits / max(n_gt, 1), hits / max(n_pred, 1), right / max(hits, 1),
+                  alone=tuple(alone), overlapped=tuple(overlapped))
 
 
 def classify_real_boxes(recognizer, folder: Path, limit: int | None = None) -> tuple[int, float, dict]:

@@ -1,0 +1,31 @@
+"""Scoring the detector on labelled real photos (vision.evaluate.evaluate_real)."""
+
+import cv2
+import numpy as np
+
+from vision.evaluate import evaluate_real
+from vision.recognize import Detection
+
+VOC = """<annotation>{}</annotation>"""
+OBJECT = ("<object><name>{}</name><bndbox><xmin>{}</xmin><ymin>{}</ymin><xmax>{}</xmax><ymax>{}</ymax>"
+          "</bndbox></object>")
+
+
+def photo(folder, name, labels):
+    cv2.imwrite(str(folder / f"{name}.JPG"), np.zeros((100, 100, 3), np.uint8))
+    (folder / f"{name}.xml").write_text(VOC.format("".join(OBJECT.format(r, *b) for r, b in labels)))
+
+
+def seen(box, rank="A", confidence=0.9):
+    x1, y1, x2, y2 = box
+    return Detection(rank + "h", confidence, box, [(x1, y1), (x2, y1), (x2, y2), (x1, y2)], confidence, [])
+
+
+def test_a_card_found_alone_and_an_overlapped_card_missed_are_counted_apart(tmp_path):
+    # A lone ace; a nine lying over a king, whose label boxes only the strip of it left in view.
+    photo(tmp_path, "IMG_1", [("ace", (0, 0, 30, 40)), ("king", (45, 0, 57, 40)), ("nine", (55, 0, 85, 40))])
+    found = [seen((0, 0, 30, 40)), seen((55, 0, 85, 40), "9"), seen((45, 0, 75, 40), "K", 0.5)]  # the whole king
+    report = evaluate_real(lambda _: found, tmp_path)
+    assert report.alone == (1, 1) and report.overlapped == (1, 2)
+    assert report.recall == 2 / 3 and report.precision == 2 / 3 and report.accuracy == 1.0
+    assert "  recall, overlapped cards:  0.500 (1/2)" in report.lines("real", "rank accuracy")
