@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 
-from vision.evaluate import evaluate_real
+from vision.evaluate import Report, evaluate_real
 from vision.recognize import Detection
 
 VOC = """<annotation>{}</annotation>"""
@@ -29,3 +29,8 @@ def test_a_card_found_alone_and_an_overlapped_card_missed_are_counted_apart(tmp_
     assert report.alone == (1, 1) and report.overlapped == (1, 2)
     assert report.recall == 2 / 3 and report.precision == 2 / 3 and report.accuracy == 1.0
     assert "  recall, overlapped cards:  0.500 (1/2)" in report.lines("real", "rank accuracy")
+
+
+def test_a_report_on_generated_scenes_has_no_alone_or_overlapped_lines():
+    lines = Report(2, 5, 5, 1.0, 1.0, 0.8, 0.9, 0.7).lines("generated", "per-card accuracy")
+    assert lines[-1] == "  mAP50-95           0.700" and not any("alone" in line for line in lines)

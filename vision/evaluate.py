@@ -106,9 +106,9 @@ class Report:
                f"  {what:18s} {self.accuracy:.3f}"]
         if self.map50 is not None:
             out += [f"  mAP50              {self.map50:.3f}", f"  mAP50-95           {self.map50_95:.3f}"]
-        for name, (found, total) in (("cards alone", self.alone), ("overlapped cards", self.overlapped)):
-            if total:
-                out.append(f"  recall, {name + ':':18s} {found / total:.3f} ({found}/{total})")
+        for name, tally in (("cards alone", self.alone), ("overlapped cards", self.overlapped)):
+            if tally and tally[1]:
+                out.append(f"  recall, {name + ':':18s} {tally[0] / tally[1]:.3f} ({tally[0]}/{tally[1]})")
         return out
 
 
