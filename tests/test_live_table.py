@@ -405,3 +405,20 @@ def test_a_card_laid_where_another_was_just_taken_away_is_a_new_card_not_a_re_re
     t.frames(4)
     t.lay("Ah", "Cla")  # ... and Cla leads the next where the Th lay
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Cla", "Ah")]
+
+
+def test_the_last_card_of_the_hand_read_anew_as_another_before_the_trick_is_gathered_corrects_it():
+    t = Table()
+    t.to_play("Kh")
+    for lead, follow in (("9h", "Th"), ("6c", "7c"), ("8s", "9s")):
+        t.lay(lead, "Beat")
+        t.lay(follow, "Cla")
+        t.take(lead, follow)
+    t.lay("Qd", "Cla")
+    t.lay("Ah", "Beat")  # the last card of the hand, first read as Ah: the hand is over
+    assert t.hand.phase == "done"
+    t.lying.pop("Ah")
+    t.lying["Ad"] = SPOT["Beat"]  # the same card, now read as what it is
+    t.frames(12)
+    assert [c for _, c in t.played()][-2:] == ["Qd", "Ad"] and len(t.played()) == 8
+    assert t.watcher.status()["state"] == "watching"

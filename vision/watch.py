@@ -237,6 +237,10 @@ class Watcher:
     def _event_for(self, s: Seen) -> tuple[Event | None, str]:
         hand = self.hand
         if hand is None or hand.phase == "done":
+            # The last card of a hand, re-read before its trick is gathered, is still corrected.
+            target = self._recorded_at(s.replaces) if hand is not None and s.replaces else None
+            if target is not None:
+                return CardCorrected(target, card(s.card)), ""
             return None, f"{s.card} is on the table but no hand is in progress: start the hand"
         c = card(s.card)
         seat_place = s.place if s.place not in (None, UPCARD) else None
