@@ -24,6 +24,7 @@ from vision.evaluate import greedy_match, image_for, read_image, read_voc, real_
 from vision.geometry import box_iou, box_within  # noqa: E402
 from vision.recognize import CLASSIFIER, DETECTOR, Recognizer  # noqa: E402
 
+
 def kind(box, cards: list) -> str:
     if not cards or max(box_iou(box, c) for c in cards) < 0.05:
         return "background"

@@ -2,7 +2,8 @@
 
 Generated scenes are rendered from seeds the training set never used, so no files are needed.
 The real set is ``real/poker-photos`` in the shared folder (``../shared`` or ``$CHRATZE_SHARED``):
-Pascal-VOC boxes around whole cards, labelled with the rank only.
+Pascal-VOC boxes around each card (round the part in view of a card under another), labelled with
+the rank only.
 """
 
 from __future__ import annotations
