@@ -236,23 +236,22 @@ class Watcher:
 
     def _event_for(self, s: Seen) -> tuple[Event | None, str]:
         hand = self.hand
-        if hand is None or hand.phase == "done":
-            # The last card of a hand, re-read before its trick is gathered, is still corrected.
-            target = self._recorded_at(s.replaces) if hand is not None and s.replaces else None
-            if target is not None:
-                return CardCorrected(target, card(s.card)), ""
-            return None, f"{s.card} is on the table but no hand is in progress: start the hand"
+        idle = f"{s.card} is on the table but no hand is in progress: start the hand"
+        if hand is None:
+            return None, idle
         c = card(s.card)
         seat_place = s.place if s.place not in (None, UPCARD) else None
         if hand.phase == "deal":
             if seat_place:
                 return None, f"{s.card} lies at {seat_place}'s place, but the upcard is not turned yet"
             return UpcardShown(c), ""
-        swapped_six = self._is_swapped_six(hand, s)
+        swapped_six = hand.phase != "done" and self._is_swapped_six(hand, s)
         if s.replaces and not swapped_six:
             target = self._recorded_at(s.replaces)
             if target is not None:  # the first read was wrong: correct it; it is no new card
-                return CardCorrected(target, c), ""
+                return CardCorrected(target, c), ""  # also the last card of a hand over, until gathered
+        if hand.phase == "done":
+            return None, idle
         if hand.phase in ("auction", "joining"):
             return None, f"{s.card} was laid during the bidding: tap in the bids"
         if swapped_six:
