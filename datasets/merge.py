@@ -90,10 +90,11 @@ def merge_scenes(out: Path, sources: list[tuple[Path, float]], seed: int = 0,
     folder.mkdir(parents=True, exist_ok=True)
     counts = {}
     for split in SPLITS:
-        picked = [f for src, share in sources
-                  for f in chosen(images_in(src / "detect" / "images" / split), split_share(share, split), rng)]
         if split == "val" and val is not None:
             picked = sorted(images_in(val / "detect" / "images" / "val"))
+        else:
+            picked = [f for src, share in sources
+                      for f in chosen(images_in(src / "detect" / "images" / split), split_share(share, split), rng)]
         (folder / f"{split}.txt").write_text("".join(f"{f.resolve()}\n" for f in picked))
         counts[split] = len(picked)
     (folder / "data.yaml").write_text(f"path: {folder.resolve()}\ntrain: train.txt\nval: val.txt\n"
