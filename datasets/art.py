@@ -17,6 +17,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.cards import DECK
+from vision.recognize import BACK
 
 from .fetched import PACKS as FETCHED
 from .fetched import load as load_fetched
@@ -225,4 +226,5 @@ def pack_group(name: str) -> str:
     return "swiss" if name.startswith("swiss") else "drawn" if name.startswith("drawn") else name
 
 
-CLASS_NAMES = [c.code for c in DECK]  # classifier classes, in DECK order
+CLASS_NAMES = [c.code for c in DECK]  # the card classes, in DECK order
+CROP_CLASSES = CLASS_NAMES + [BACK]  # the classifier's classes (its crop folders); BACK: a face-down card

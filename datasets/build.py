@@ -1,5 +1,5 @@
 """Write Ultralytics datasets from synthetic scenes: an oriented-box card detector set and a
-36-class crop set for the classifier.
+37-class crop set for the classifier (the 36 cards and ``back``).
 
 ``python -m datasets.build OUT --train 2000 --val 200 --seed 1`` writes::
 
@@ -21,7 +21,7 @@ from typing import Any, Callable
 import cv2
 import numpy as np
 
-from .art import CLASS_NAMES, DEFAULT_GROUPS, PACK_GROUPS, packs_of, parse_groups
+from .art import CROP_CLASSES, DEFAULT_GROUPS, PACK_GROUPS, packs_of, parse_groups
 from .crops import detector_crop, render_card_crop
 from .scenes import SceneOptions, render_scene
 
@@ -49,7 +49,7 @@ def write_scene(out: Path, split: str, i: int, seed: int, crops_per_card: int = 
     cards = scene.labelled()
     lines = [obb_label_line(c.quad, w, h) for c in cards]
     (out / "detect" / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
-    for k, c in enumerate(cards):
+    for k, c in enumerate(cards + scene.backs()):  # backs last: the cards' crops stay those of older builds
         if c.visible < 0.8:
             continue  # a crop of a half-covered card would teach the classifier to guess
         for j in range(crops_per_card):
@@ -58,10 +58,11 @@ def write_scene(out: Path, split: str, i: int, seed: int, crops_per_card: int = 
     return len(cards)
 
 
-def write_card_crop(out: Path, split: str, i: int, seed: int, groups: tuple[str, ...] = DEFAULT_GROUPS) -> int:
-    """One close-up crop of card ``i % 36`` (so the classes stay balanced); drawn again while the
-    card comes out covered."""
-    code = CLASS_NAMES[i % len(CLASS_NAMES)]
+def write_card_crop(out: Path, split: str, i: int, seed: int, groups: tuple[str, ...] = DEFAULT_GROUPS,
+                    classes: tuple[str, ...] = tuple(CROP_CLASSES)) -> int:
+    """One close-up crop of class ``classes[i % len(classes)]`` (so the classes stay balanced);
+    drawn again while the card comes out covered."""
+    code = classes[i % len(classes)]
     for attempt in range(20):
         crop = render_card_crop(scene_seed(seed, split, i) * 31 + attempt, packs_of(groups), code)
         if crop is not None:
@@ -70,10 +71,10 @@ def write_card_crop(out: Path, split: str, i: int, seed: int, groups: tuple[str,
     return 0
 
 
-def _job(args: tuple[str, str, str, int, int, int, tuple[str, ...]]) -> int:
-    kind, out, split, i, seed, crops, groups = args
+def _job(args: tuple[str, str, str, int, int, int, tuple[str, ...], tuple[str, ...]]) -> int:
+    kind, out, split, i, seed, crops, groups, classes = args
     if kind == "closeup":
-        return write_card_crop(Path(out), split, i, seed, groups)
+        return write_card_crop(Path(out), split, i, seed, groups, classes)
     return write_scene(Path(out), split, i, seed, crops, groups)
 
 
@@ -92,18 +93,22 @@ def run_jobs(job: Callable[[Any], int], jobs: list, workers: int | None, progres
 
 def build(out: Path, train: int, val: int, seed: int = 1, workers: int | None = None,
           crops_per_card: int = 1, card_crops: int = 0, progress: bool = True,
-          groups: tuple[str, ...] = DEFAULT_GROUPS) -> Path:
-    """Build both datasets under ``out`` (plus ``card_crops`` close-up classifier crops, a tenth
-    as many for validation) from the packs of ``groups``; returns the detector's ``data.yaml``."""
+          groups: tuple[str, ...] = DEFAULT_GROUPS, classes: tuple[str, ...] = tuple(CROP_CLASSES)) -> Path:
+    """Build both datasets under ``out`` (plus ``card_crops`` close-up classifier crops of
+    ``classes``, a tenth as many for validation) from the packs of ``groups``; returns the
+    detector's ``data.yaml``."""
     packs_of(groups)  # fail here, once, if a group is unknown or its art is missing
+    unknown = sorted(set(classes) - set(CROP_CLASSES))
+    if unknown or not classes:
+        raise ValueError(f"unknown classifier classes: {', '.join(unknown) or '(none given)'}")
     for split in ("train", "val"):
         (out / "detect" / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "detect" / "labels" / split).mkdir(parents=True, exist_ok=True)
-        for code in CLASS_NAMES:
+        for code in CROP_CLASSES:
             (out / "classify" / split / code).mkdir(parents=True, exist_ok=True)
-    jobs = [("scene", str(out), s, i, seed, crops_per_card, groups) for s, n in (("train", train), ("val", val))
-            for i in range(n)]
-    jobs += [("closeup", str(out), s, i, seed, 0, groups)
+    jobs = [("scene", str(out), s, i, seed, crops_per_card, groups, classes)
+            for s, n in (("train", train), ("val", val)) for i in range(n)]
+    jobs += [("closeup", str(out), s, i, seed, 0, groups, classes)
              for s, n in (("train", card_crops), ("val", card_crops // 10)) for i in range(n)]
     cards = run_jobs(_job, jobs, workers, progress, desc="scenes and crops", unit="job")
     data = out / "detect" / "data.yaml"
@@ -125,9 +130,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--packs", default=",".join(DEFAULT_GROUPS),
                     help=f"comma-separated pack groups from {', '.join(PACK_GROUPS)} "
                          "(svg-cards, cardsjs: fetch them first with `python -m datasets.fetched`)")
+    ap.add_argument("--classes", default=",".join(CROP_CLASSES),
+                    help="comma-separated classes the close-ups cycle through (default all 37; e.g. `back` for "
+                         "a set of face-down cards to mix in with `datasets.merge`)")
     args = ap.parse_args(argv)
-    build(args.out, args.train, args.val, args.seed, args.workers, args.crops_per_card, args.card_crops,
-          groups=parse_groups(args.packs))
+    try:
+        build(args.out, args.train, args.val, args.seed, args.workers, args.crops_per_card, args.card_crops,
+              groups=parse_groups(args.packs), classes=parse_groups(args.classes))
+    except ValueError as exc:
+        ap.error(str(exc))
 
 
 if __name__ == "__main__":

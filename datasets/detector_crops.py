@@ -7,7 +7,7 @@ crops leave out. So the second stage is also trained on the first stage's own bo
 two-stage detector trains its head on its proposals): each scene is rendered, the detector
 runs on it, and every box that matches a labelled card (IoU >= 0.5, at least half of the card
 in view) is cut out exactly as :class:`vision.recognize.Recognizer` cuts it, under that card's
-name.
+name; a box on a face-down card, under ``back``.
 
 ``python -m datasets.detector_crops OUT --train 3000 --val 300 --seed 5`` writes
 ``OUT/classify/{train,val}/<card>/*.jpg``; scene ``i`` is rendered from the same seeds as
@@ -22,7 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .art import CLASS_NAMES, DEFAULT_GROUPS, PACK_GROUPS, packs_of, parse_groups
+from .art import CROP_CLASSES, DEFAULT_GROUPS, PACK_GROUPS, packs_of, parse_groups
 from .build import run_jobs, scene_seed
 from .scenes import SceneOptions, render_scene
 
@@ -53,7 +53,7 @@ def crops_of_scene(image: np.ndarray, cards: list, recognizer) -> list[tuple[str
 def _job(args: tuple[str, str, int, int, tuple[str, ...]]) -> int:
     out, split, i, seed, groups = args
     scene = render_scene(scene_seed(seed, split, i), packs_of(groups), SceneOptions())
-    crops = crops_of_scene(scene.image, scene.labelled(), _recognizer)
+    crops = crops_of_scene(scene.image, scene.labelled() + scene.backs(), _recognizer)
     for k, (code, crop) in enumerate(crops):
         cv2.imwrite(str(Path(out) / "classify" / split / code / f"det_{split}_{i:06d}_{k}.jpg"), crop[..., ::-1])
     return len(crops)
@@ -64,7 +64,7 @@ def build(out: Path, train: int, val: int, detector: Path, seed: int = 5, worker
     """Write the crops; returns how many."""
     packs_of(groups)  # fail here, once, if a group is unknown or its art is missing
     for split in ("train", "val"):
-        for code in CLASS_NAMES:
+        for code in CROP_CLASSES:
             (out / "classify" / split / code).mkdir(parents=True, exist_ok=True)
     jobs = [(str(out), s, i, seed, groups) for s, n in (("train", train), ("val", val)) for i in range(n)]
     n = run_jobs(_job, jobs, workers, progress, desc="scenes", unit="scene", initializer=_init,

@@ -24,7 +24,7 @@ import random
 from fractions import Fraction
 from pathlib import Path
 
-from .art import CLASS_NAMES
+from .art import CROP_CLASSES
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png"}
 SPLITS = ("train", "val")
@@ -66,9 +66,11 @@ def merge(out: Path, sources: list[tuple[Path, float]], seed: int = 0) -> dict[s
     """Link the chosen crops under ``out/classify``; returns the number per split."""
     rng = random.Random(seed)
     counts = {}
-    for split in SPLITS:
+    codes = [c for c in CROP_CLASSES if any(images_in(src / "classify" / split / c)
+                                            for src, _ in sources for split in SPLITS)]
+    for split in SPLITS:  # a class no source has (sets from before ``back``) gets no empty folder
         n = 0
-        for code in CLASS_NAMES:
+        for code in codes:
             folder = out / "classify" / split / code
             folder.mkdir(parents=True, exist_ok=True)
             for src, share in sources:

@@ -36,6 +36,10 @@ class Scene:
         """Face-up cards visible enough to name."""
         return [c for c in self.cards if c.code != "back" and c.visible >= min_visible]
 
+    def backs(self, min_visible: float = 0.35) -> list[PlacedCard]:
+        """Face-down cards in view enough that a detector may box them."""
+        return [c for c in self.cards if c.code == "back" and c.visible >= min_visible]
+
 
 @dataclass
 class SceneOptions:

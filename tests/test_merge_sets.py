@@ -33,6 +33,18 @@ def test_a_share_of_two_repeats_training_crops_but_never_validation_crops(tmp_pa
     assert counts == {"train": 12, "val": 6}
 
 
+def test_a_set_of_face_down_cards_joins_the_cards_as_the_back_class(tmp_path):
+    cards, backs = crop_set(tmp_path, "cards", 3), crop_set(tmp_path, "backs", 5, codes=("back",))
+    merge(tmp_path / "out", [(cards, 1), (backs, 1)])
+    assert count(tmp_path / "out", "train", "back") == 5 and count(tmp_path / "out", "train", "Ah") == 3
+
+
+def test_a_class_no_set_has_gets_no_empty_folder(tmp_path):
+    """An empty class folder would give the classifier an output it never learns (sets from before ``back``)."""
+    merge(tmp_path / "out", [(crop_set(tmp_path, "old", 2), 1)])
+    assert sorted(p.name for p in (tmp_path / "out" / "classify" / "train").iterdir()) == ["6s", "Ah"]
+
+
 def test_sets_are_linked_not_copied(tmp_path):
     old = crop_set(tmp_path, "old", 2)
     merge(tmp_path / "out", [(old, 1)])

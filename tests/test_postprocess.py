@@ -39,3 +39,16 @@ def test_boxes_map_back_to_the_frame_and_overlaps_are_suppressed():
     assert s1 == np.float32(0.9)
     assert np.allclose(q1.mean(axis=0), [320, 240], atol=1)  # (160, 160 - 40) / 0.5
     assert np.allclose(q2.mean(axis=0), [500, 320], atol=1)
+
+
+def test_a_box_the_classifier_names_back_is_no_card_in_view():
+    """The stock lies face down beside the upcard: its box must not become the card it looks most like."""
+    r = object.__new__(Recognizer)
+    r.names, r.back, r.top_k, r.reuse_frames, r._cache = ["Ad", "Ah", "back"], 2, 3, 0, []
+    quad = np.array([[100, 100], [160, 100], [160, 190], [100, 190]], np.float32)
+    r.detect_cards = lambda rgb: [(quad, 0.9), (quad + 200, 0.8)]
+    reads = iter([np.array([0.3, 0.1, 0.6]), np.array([0.2, 0.7, 0.1])])
+    r.classify = lambda crop: next(reads)
+    found = r(np.zeros((480, 640, 3), np.uint8))
+    assert [d.card for d in found] == ["Ah"]
+    assert [c for c, _ in found[0].alternatives] == ["Ad"]

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from datasets.art import CLASS_NAMES, all_packs, drawn_pack, scanned_pack
-from datasets.build import build, obb_label_line
+from datasets.art import CLASS_NAMES, CROP_CLASSES, DEFAULT_GROUPS, all_packs, drawn_pack, packs_of, scanned_pack
+from datasets.build import build, obb_label_line, scene_seed
 from datasets.crops import render_card_crop
 from datasets.scenes import SceneOptions, render_scene
 
@@ -76,7 +76,7 @@ def test_build_writes_an_ultralytics_dataset(tmp_path):
     labels = sorted((tmp_path / "detect" / "labels" / "train").glob("*.txt"))
     assert len(images) == len(labels) == 6
     crops = list((tmp_path / "classify" / "train").glob("*/*.jpg"))
-    assert crops and {p.parent.name for p in crops} <= set(CLASS_NAMES)
+    assert crops and {p.parent.name for p in crops} <= set(CROP_CLASSES)
 
 
 def test_a_close_up_crop_is_a_pure_function_of_its_seed(packs):
@@ -87,10 +87,34 @@ def test_a_close_up_crop_is_a_pure_function_of_its_seed(packs):
 
 
 def test_close_up_crops_keep_the_classes_balanced(tmp_path):
-    build(tmp_path, train=0, val=0, seed=5, workers=1, card_crops=72, progress=False)
-    per_class = {c: len(list((tmp_path / "classify" / "train" / c).glob("closeup_*.jpg"))) for c in CLASS_NAMES}
+    build(tmp_path, train=0, val=0, seed=5, workers=1, card_crops=74, progress=False)
+    per_class = {c: len(list((tmp_path / "classify" / "train" / c).glob("closeup_*.jpg"))) for c in CROP_CLASSES}
     assert set(per_class.values()) == {2}
     assert len(list((tmp_path / "classify" / "val").glob("*/closeup_*.jpg"))) == 7
+
+
+def test_the_classifier_also_learns_face_down_cards_as_back(tmp_path):
+    """The stock beside the upcard is a card-shaped box; named ``back``, it is dropped, not read as a card."""
+    assert CROP_CLASSES == CLASS_NAMES + ["back"]
+    build(tmp_path, train=0, val=0, seed=5, workers=1, card_crops=6, classes=("back",), progress=False)
+    assert len(list((tmp_path / "classify" / "train" / "back").glob("closeup_*.jpg"))) == 6
+    assert not list((tmp_path / "classify" / "train").glob("[!b]*/*.jpg"))
+
+
+def test_close_ups_of_an_unknown_class_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="Xy"):
+        build(tmp_path, train=0, val=0, seed=5, workers=1, card_crops=6, classes=("back", "Xy"), progress=False)
+
+
+def test_a_face_down_card_in_a_scene_gives_a_back_crop_and_no_detector_label(tmp_path):
+    packs = packs_of(DEFAULT_GROUPS)
+    first = next(i for i in range(200) if any(c.visible >= 0.8 for c in
+                                              render_scene(scene_seed(7, "train", i), packs, SceneOptions()).backs()))
+    build(tmp_path, train=first + 1, val=0, seed=7, workers=1, progress=False)
+    assert list((tmp_path / "classify" / "train" / "back").glob(f"train_{first:06d}_*.jpg"))
+    scene = render_scene(scene_seed(7, "train", first), packs, SceneOptions())
+    labels = (tmp_path / "detect" / "labels" / "train" / f"train_{first:06d}.txt").read_text().splitlines()
+    assert len(labels) == len(scene.labelled()) < len(scene.labelled()) + len(scene.backs())
 
 
 def test_paper_books_and_photos_on_the_table_are_never_labelled_as_cards(packs):

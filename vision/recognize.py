@@ -3,7 +3,9 @@
 Two stages: an oriented-box detector finds every face-up card; each card is cut out upright
 (:func:`vision.geometry.rectify`) and a classifier trained on crops of the known card art
 names it. Each detection keeps the classifier's next-best cards so the live table can fall back
-to them when the best read is impossible (a card already played).
+to them when the best read is impossible (a card already played). A box the classifier names
+``back`` (a face-down card: the stock beside the upcard, a card laid blind) is no card in view
+and is left out, rather than guessed as the face it most resembles.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from .geometry import CROP_H, CROP_W, box_iou, order_quad, rectify
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DETECTOR = MODELS / "card-detector.onnx"
 CLASSIFIER = MODELS / "card-classifier.onnx"
+BACK = "back"  # the classifier's class for a face-down card (also each pack's back in datasets.art)
 
 
 @dataclass
@@ -84,6 +87,7 @@ class Recognizer:
         self.det_size = int(self.det.get_inputs()[0].shape[2])
         self.cls_size = int(self.cls.get_inputs()[0].shape[2])
         self.names = _names(self.cls)
+        self.back = self.names.index(BACK) if BACK in self.names else None  # classifiers before v4 have none
         self.conf, self.iou, self.top_k = conf, iou, top_k
         # Video: a card whose box has not moved keeps its class probabilities for up to
         # ``reuse_frames`` frames (then it is classified afresh): most cards on a table lie still.
@@ -123,7 +127,9 @@ class Recognizer:
             if probs is None:
                 probs, age = self.classify(rectify(rgb, quad, (CROP_W, CROP_H))), 0
             cache.append((box, probs, age + 1))
-            best = np.argsort(probs)[::-1][: self.top_k]
+            best = [i for i in np.argsort(probs)[::-1] if self.names[i] != BACK][: self.top_k]
+            if self.back is not None and probs[self.back] > probs[best[0]]:
+                continue
             found.append(Detection(
                 self.names[best[0]], float(score * probs[best[0]]), box,
                 [(float(a), float(b)) for a, b in quad], score,

@@ -57,6 +57,38 @@ def train_stage(cfg: StageConfig, data: str, project: Path, name: str, device: s
     return Path(model.trainer.best)
 
 
+def widen_classifier(init: Path, classes: list[str], out: Path) -> Path:
+    """A copy of classifier ``init`` whose head also has the ``classes`` it lacks (``back``).
+
+    Ultralytics would start a head of another size from random weights, forgetting every card;
+    here each known class keeps its row, so fine-tuning starts from the old model's reads and
+    only the new rows are learned. Returns ``init`` itself when it already has the classes."""
+    import torch  # noqa: PLC0415
+
+    ckpt = torch.load(init, map_location="cpu", weights_only=False)
+    model = ckpt.get("ema") or ckpt["model"]
+    old = [model.names[i] for i in range(len(model.names))]
+    new = sorted(set(old) | set(classes))  # Ultralytics numbers the class folders in sorted order
+    if new == old:
+        return init
+    head = model.model[-1].linear
+    wide = torch.nn.Linear(head.in_features, len(new)).to(head.weight.dtype)
+    with torch.no_grad():
+        wide.weight.mul_(0.1)
+        wide.bias.fill_(float(head.bias.min()))  # a new class starts unlikely, below every known one
+        for i, name in enumerate(new):
+            if name in old:
+                wide.weight[i] = head.weight[old.index(name)]
+                wide.bias[i] = head.bias[old.index(name)]
+    model.model[-1].linear = wide
+    model.names = dict(enumerate(new))
+    model.yaml["nc"] = len(new)
+    ckpt.update(model=model, ema=None, optimizer=None)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(ckpt, out)
+    return out
+
+
 def export_onnx(weights: Path, imgsz: int, out: Path) -> Path:
     """ONNX for ONNX Runtime; no simplifier (it would want a network install)."""
     YOLO = _yolo()
@@ -83,8 +115,12 @@ def main(argv: list[str] | None = None) -> None:
                            args.device, args.det_epochs, init=args.det_init)
         export_onnx(best, DETECTOR.imgsz, args.out / "card-detector.onnx")
     if args.stage in ("both", "classify"):
+        init = args.cls_init
+        if init:
+            classes = sorted(p.name for p in (args.data / "classify" / "train").iterdir() if p.is_dir())
+            init = widen_classifier(init, classes, args.runs / "classify-init.pt")
         best = train_stage(CLASSIFIER, str(args.data / "classify"), args.runs, "classify",
-                           args.device, args.cls_epochs, init=args.cls_init)
+                           args.device, args.cls_epochs, init=init)
         export_onnx(best, CLASSIFIER.imgsz, args.out / "card-classifier.onnx")
 
 
