@@ -2,8 +2,7 @@
 
 import torch
 
-from vision import offline  # noqa: F401  (before ultralytics)
-from vision.train import widen_classifier
+from vision.train import widen_classifier  # imports vision.offline first: ultralytics stays offline
 
 
 def tiny_classifier(path, names):
