@@ -8,6 +8,7 @@ what lets the classifier name cards of a pack it never saw.
 
 from __future__ import annotations
 
+import colorsys
 import os
 import random
 from functools import lru_cache
@@ -182,6 +183,47 @@ def draw_back(style: int = 0) -> np.ndarray:
     for k in range(-CARD_H, CARD_W + CARD_H, step):
         d.line([(k, 0), (k + CARD_H, CARD_H)], fill=(250, 250, 250), width=2)
         d.line([(k, CARD_H), (k + CARD_H, 0)], fill=(250, 250, 250), width=2)
+    return np.asarray(img)
+
+
+def varied_back(seed: int) -> np.ndarray:
+    """A card back of any colour and pattern (lines, dots, stripes, frames, checks, or plain with
+    an emblem), with or without a white margin: the six drawn backs and the scanned ones are few
+    and mostly blue, and a classifier shown only those takes "blue" for "back"."""
+    rng = random.Random(seed)
+    hue, sat, val = rng.random(), rng.uniform(0.35, 1.0), rng.uniform(0.25, 0.85)
+    base = tuple(int(255 * v) for v in colorsys.hsv_to_rgb(hue, sat, val))
+    ink = (250, 250, 250) if rng.random() < 0.6 else tuple(int(255 * v) for v in colorsys.hsv_to_rgb(
+        (hue + rng.uniform(0.3, 0.7)) % 1, rng.uniform(0.3, 1), rng.uniform(0.5, 1)))
+    img = Image.new("RGB", (CARD_W, CARD_H), (250, 250, 250))
+    d = ImageDraw.Draw(img)
+    m = rng.choice([0, 4, 8, 12, 16])
+    d.rounded_rectangle([m, m, CARD_W - 1 - m, CARD_H - 1 - m], radius=rng.randint(4, 14), fill=base)
+    step, width = rng.randint(6, 22), rng.randint(1, 4)
+    kind = rng.choice(["lines", "dots", "stripes", "frames", "checks", "emblem"])
+    if kind == "lines":
+        for k in range(-CARD_H, CARD_W + CARD_H, step):
+            d.line([(k, 0), (k + CARD_H, CARD_H)], fill=ink, width=width)
+            d.line([(k, CARD_H), (k + CARD_H, 0)], fill=ink, width=width)
+    elif kind == "dots":
+        for y in range(m, CARD_H - m, step):
+            for x in range(m + (step // 2) * ((y // step) % 2), CARD_W - m, step):
+                d.ellipse([x - width, y - width, x + width, y + width], fill=ink)
+    elif kind == "stripes":
+        for y in range(m, CARD_H - m, step):
+            d.rectangle([m, y, CARD_W - 1 - m, y + width], fill=ink)
+    elif kind == "frames":
+        for k in range(m + step, min(CARD_W, CARD_H) // 2 - step, step):
+            d.rounded_rectangle([k, k, CARD_W - 1 - k, CARD_H - 1 - k], radius=8, outline=ink, width=width)
+    elif kind == "checks":
+        for y in range(m, CARD_H - m, step):
+            for x in range(m + step * ((y // step) % 2), CARD_W - m, 2 * step):
+                d.rectangle([x, y, x + step - 1, y + step - 1], fill=ink)
+    else:
+        cx, cy, r = CARD_W // 2, CARD_H // 2, rng.randint(30, 90)
+        d.ellipse([cx - r, cy - r * 1.3, cx + r, cy + r * 1.3], outline=ink, width=width + 2)
+        d.rounded_rectangle([m + 10, m + 10, CARD_W - 11 - m, CARD_H - 11 - m], radius=8, outline=ink, width=width)
+    d.rounded_rectangle([m, m, CARD_W - 1 - m, CARD_H - 1 - m], radius=10, outline=(150, 150, 150), width=1)
     return np.asarray(img)
 
 

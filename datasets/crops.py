@@ -14,7 +14,9 @@ import math
 import numpy as np
 
 from vision.geometry import min_area_quad, rectify
+from vision.recognize import BACK
 
+from .art import varied_back
 from .scenes import (_area, _sane, camera, camera_effects, card_plane_quad, choose_pack, draw_hand, light,
                      paste_card, project, table, visible_fraction)
 
@@ -39,7 +41,10 @@ def render_card_crop(seed: int, packs: dict[str, dict[str, np.ndarray]], code: s
     for k in range(n_under + 1 + n_over):
         is_target = k == n_under
         name = code if is_target else ("back" if rng.random() < 0.1 else str(rng.choice(others)))
-        face = pack[name][::-1, ::-1] if rng.random() < 0.5 else pack[name]  # a card has no fixed top
+        art = pack[name]
+        if is_target and name == BACK and rng.random() < 0.5:
+            art = varied_back(int(rng.integers(2**31)))  # backs of every colour, not just this pack's
+        face = art[::-1, ::-1] if rng.random() < 0.5 else art  # a card has no fixed top
         off = (0.0, 0.0) if is_target else tuple(rng.normal(0, 0.45, 2))
         quad = project(hom, card_plane_quad(off[0], off[1], rng.uniform(0, 2 * math.pi),
                                             face.shape[1] / face.shape[0]))

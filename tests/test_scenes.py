@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from datasets.art import CLASS_NAMES, CROP_CLASSES, DEFAULT_GROUPS, all_packs, drawn_pack, packs_of, scanned_pack
+from datasets.art import CLASS_NAMES, CROP_CLASSES, DEFAULT_GROUPS, all_packs, drawn_pack, packs_of, scanned_pack, varied_back
 from datasets.build import build, obb_label_line, scene_seed
 from datasets.crops import render_card_crop
 from datasets.scenes import SceneOptions, render_scene
@@ -99,6 +99,13 @@ def test_the_classifier_also_learns_face_down_cards_as_back(tmp_path):
     build(tmp_path, train=0, val=0, seed=5, workers=1, card_crops=6, classes=("back",), progress=False)
     assert len(list((tmp_path / "classify" / "train" / "back").glob("closeup_*.jpg"))) == 6
     assert not list((tmp_path / "classify" / "train").glob("[!b]*/*.jpg"))
+
+
+def test_back_close_ups_come_in_every_colour_not_only_the_packs_own():
+    """Shown only the packs' few (mostly blue) backs, a classifier takes a blue court for a back."""
+    means = [varied_back(seed).reshape(-1, 3).mean(axis=0) for seed in range(24)]
+    assert np.array_equal(varied_back(3), varied_back(3))
+    assert {int(np.argmax(m)) for m in means} == {0, 1, 2}  # some mostly red, some green, some blue
 
 
 def test_close_ups_of_an_unknown_class_are_refused(tmp_path):
