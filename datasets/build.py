@@ -91,6 +91,12 @@ def run_jobs(job: Callable[[Any], int], jobs: list, workers: int | None, progres
         return sum(results)
 
 
+def crop_folders(scenes: int, crops_per_card: int, card_crops: int, classes: tuple[str, ...]) -> list[str]:
+    """The classes this build writes crops of: a set of backs alone gets no empty card folders."""
+    scene_classes = CROP_CLASSES if scenes and crops_per_card else []
+    return [c for c in CROP_CLASSES if c in scene_classes or (card_crops and c in classes)]
+
+
 def build(out: Path, train: int, val: int, seed: int = 1, workers: int | None = None,
           crops_per_card: int = 1, card_crops: int = 0, progress: bool = True,
           groups: tuple[str, ...] = DEFAULT_GROUPS, classes: tuple[str, ...] = tuple(CROP_CLASSES)) -> Path:
@@ -104,7 +110,7 @@ def build(out: Path, train: int, val: int, seed: int = 1, workers: int | None = 
     for split in ("train", "val"):
         (out / "detect" / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "detect" / "labels" / split).mkdir(parents=True, exist_ok=True)
-        for code in CROP_CLASSES:
+        for code in crop_folders(train + val, crops_per_card, card_crops, classes):
             (out / "classify" / split / code).mkdir(parents=True, exist_ok=True)
     jobs = [("scene", str(out), s, i, seed, crops_per_card, groups, classes)
             for s, n in (("train", train), ("val", val)) for i in range(n)]
@@ -132,7 +138,7 @@ def main(argv: list[str] | None = None) -> None:
                          "(svg-cards, cardsjs: fetch them first with `python -m datasets.fetched`)")
     ap.add_argument("--classes", default=",".join(CROP_CLASSES),
                     help="comma-separated classes the close-ups cycle through (default all 37; e.g. `back` for "
-                         "a set of face-down cards to mix in with `datasets.merge`)")
+                         "a set of face-down cards alone, to mix in with `datasets.merge`)")
     args = ap.parse_args(argv)
     try:
         build(args.out, args.train, args.val, args.seed, args.workers, args.crops_per_card, args.card_crops,
