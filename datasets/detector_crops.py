@@ -24,7 +24,7 @@ import numpy as np
 
 from .art import CROP_CLASSES, DEFAULT_GROUPS, PACK_GROUPS, packs_of, parse_groups
 from .build import run_jobs, scene_seed
-from .scenes import SceneOptions, render_scene
+from .scenes import Scene, SceneOptions, render_scene
 
 MIN_IOU = 0.5
 MIN_VISIBLE = 0.5  # less than half a card in view: its name is a guess, not a reading
@@ -50,10 +50,15 @@ def crops_of_scene(image: np.ndarray, cards: list, recognizer) -> list[tuple[str
     return [(cards[j].code, rectify(image, found[i][0], (CROP_W, CROP_H))) for i, j, _ in pairs]
 
 
+def crops_of(scene: Scene, recognizer) -> list[tuple[str, np.ndarray]]:
+    """The crops of a rendered scene: its face-up cards under their names, its backs under ``back``."""
+    return crops_of_scene(scene.image, scene.labelled() + scene.backs(), recognizer)
+
+
 def _job(args: tuple[str, str, int, int, tuple[str, ...]]) -> int:
     out, split, i, seed, groups = args
     scene = render_scene(scene_seed(seed, split, i), packs_of(groups), SceneOptions())
-    crops = crops_of_scene(scene.image, scene.labelled() + scene.backs(), _recognizer)
+    crops = crops_of(scene, _recognizer)
     for k, (code, crop) in enumerate(crops):
         cv2.imwrite(str(Path(out) / "classify" / split / code / f"det_{split}_{i:06d}_{k}.jpg"), crop[..., ::-1])
     return len(crops)

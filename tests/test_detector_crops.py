@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from datasets.detector_crops import crops_of_scene
-from datasets.scenes import PlacedCard
+from datasets.detector_crops import crops_of, crops_of_scene
+from datasets.scenes import PlacedCard, Scene
 
 
 class BoxesAt:
@@ -47,3 +47,11 @@ def test_a_box_matching_no_card_gives_no_crop():
 def test_a_card_less_than_half_in_view_gives_no_crop():
     cards = [card_at("Ah", 20, 20, visible=0.4)]
     assert crops_of_scene(image_with({}), cards, BoxesAt([cards[0].quad])) == []
+
+
+def test_a_box_on_a_face_down_card_is_cut_under_back():
+    """The detector's boxes on the stock teach the classifier's back class what it must leave out."""
+    cards = [card_at("Ah", 20, 20), card_at("back", 200, 100)]
+    scene = Scene(image_with({(20, 20): (255, 0, 0), (200, 100): (0, 0, 255)}), cards)
+    crops = crops_of(scene, BoxesAt([c.quad for c in cards]))
+    assert sorted(code for code, _ in crops) == ["Ah", "back"]
