@@ -66,16 +66,16 @@ def merge(out: Path, sources: list[tuple[Path, float]], seed: int = 0) -> dict[s
     """Link the chosen crops under ``out/classify``; returns the number per split."""
     rng = random.Random(seed)
     counts = {}
-    codes = [c for c in CROP_CLASSES if any(images_in(src / "classify" / split / c)
-                                            for src, _ in sources for split in SPLITS)]
+    listed = {(src, split, code): images_in(src / "classify" / split / code)
+              for src, _ in sources for split in SPLITS for code in CROP_CLASSES}
+    codes = [c for c in CROP_CLASSES if any(files for (_, _, code), files in listed.items() if code == c)]
     for split in SPLITS:  # a class no source has (sets from before ``back``) gets no empty folder
         n = 0
         for code in codes:
             folder = out / "classify" / split / code
             folder.mkdir(parents=True, exist_ok=True)
             for src, share in sources:
-                files = images_in(src / "classify" / split / code)
-                for k, f in enumerate(chosen(files, split_share(share, split), rng)):
+                for k, f in enumerate(chosen(listed[src, split, code], split_share(share, split), rng)):
                     link = folder / f"{src.name}_{k}_{f.name}"
                     if not link.exists():
                         link.symlink_to(f.resolve())

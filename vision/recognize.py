@@ -127,7 +127,7 @@ class Recognizer:
             if probs is None:
                 probs, age = self.classify(rectify(rgb, quad, (CROP_W, CROP_H))), 0
             cache.append((box, probs, age + 1))
-            best = [i for i in np.argsort(probs)[::-1] if self.names[i] != BACK][: self.top_k]
+            best = [i for i in np.argsort(probs)[::-1] if i != self.back][: self.top_k]
             if self.back is not None and probs[self.back] > probs[best[0]]:
                 continue
             found.append(Detection(
