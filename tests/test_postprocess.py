@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from vision.recognize import Recognizer, letterbox
+from vision.recognize import Recognizer, frame_box, letterbox
 
 
 class FakeSession:
@@ -52,3 +52,15 @@ def test_a_box_the_classifier_names_back_is_no_card_in_view():
     found = r(np.zeros((480, 640, 3), np.uint8))
     assert [d.card for d in found] == ["Ah"]
     assert [c for c, _ in found[0].alternatives] == ["Ad"]
+
+
+def test_a_card_cut_by_the_edge_of_the_picture_is_boxed_where_it_is_in_view():
+    quad = np.array([[-30, 100], [60, 100], [60, 230], [-30, 230]], np.float32)  # a third lies left of the frame
+    assert frame_box(quad, 640, 480) == (0.0, 100.0, 60.0, 230.0)
+    r = object.__new__(Recognizer)
+    r.names, r.back, r.top_k, r.reuse_frames, r._cache = ["Ad", "Ah"], None, 3, 0, []
+    r.detect_cards = lambda rgb: [(quad, 0.9)]
+    r.classify = lambda crop: np.array([0.8, 0.2])
+    (card,) = r(np.zeros((480, 640, 3), np.uint8))
+    assert card.box == (0.0, 100.0, 60.0, 230.0)
+    assert card.corners[0] == (-30.0, 100.0)  # the outline still holds the whole card

@@ -77,6 +77,14 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[fl
     return out, r, (left, top)
 
 
+def frame_box(quad: np.ndarray, width: int, height: int) -> tuple[float, float, float, float]:
+    """The upright box of a card's outline within the frame: a card cut by the picture's edge is
+    boxed where it is in view (its corners keep the whole card, which the crop needs)."""
+    x1, y1 = np.maximum(quad.min(axis=0), 0)
+    x2, y2 = np.minimum(quad.max(axis=0), (width, height))
+    return float(x1), float(y1), float(x2), float(y2)
+
+
 class Recognizer:
     """Callable: RGB image -> list of :class:`Detection`, best first."""
 
@@ -120,9 +128,7 @@ class Recognizer:
     def __call__(self, rgb: np.ndarray) -> list[Detection]:
         found, cache = [], []
         for quad, score in self.detect_cards(rgb):
-            x1, y1 = quad.min(axis=0)
-            x2, y2 = quad.max(axis=0)
-            box = (float(x1), float(y1), float(x2), float(y2))
+            box = frame_box(quad, rgb.shape[1], rgb.shape[0])
             probs, age = self._reused(box)
             if probs is None:
                 probs, age = self.classify(rectify(rgb, quad, (CROP_W, CROP_H))), 0
