@@ -99,8 +99,9 @@ def _eval_detector(args: argparse.Namespace) -> int:
 
     recognize = _recognizer(args)
     if args.scenes:
-        rep = evaluate_generated(recognize, args.scenes)
-        print("\n".join(rep.lines("generated validation scenes", "per-card accuracy")))
+        rep = evaluate_generated(recognize, args.scenes, things_rate=args.things)
+        title = "generated validation scenes" + (f" (things over cards in {args.things:.0%})" if args.things else "")
+        print("\n".join(rep.lines(title, "per-card accuracy")))
     real = Path(args.real) if args.real else real_photos()
     if real.is_dir():
         rep = evaluate_real(recognize, real, args.limit)
@@ -156,6 +157,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("eval-detector", help="recall, precision, accuracy and mAP of the shipped model")
     p.add_argument("--scenes", type=int, default=200, help="generated validation scenes (0: skip)")
+    p.add_argument("--things", type=float, default=0.0,
+                   help="share of generated scenes with things over the cards (default 0: the scenes "
+                        "every model round was measured on)")
     p.add_argument("--real", help="labelled real photos (default: real/poker-photos in the shared folder)")
     p.add_argument("--limit", type=int, default=None, help="at most this many real photos")
     _model_args(p)

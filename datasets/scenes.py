@@ -15,6 +15,7 @@ import numpy as np
 
 from .art import pack_group
 from .clutter import object_face
+from .things import draw_thing
 
 SKIN = [(224, 172, 105), (198, 134, 66), (241, 194, 125), (141, 85, 36), (255, 219, 172)]
 
@@ -52,6 +53,7 @@ class SceneOptions:
     back_rate: float = 0.1
     hand_rate: float = 0.35
     clutter_rate: float = 0.35  # paper, books, photos on the table (datasets.clutter)
+    things_rate: float = 0.3  # knives, toys, cloth, mesh over the cards (datasets.things)
 
 
 # ------------------------------------------------------------------------------ camera
@@ -308,6 +310,10 @@ def render_scene(seed: int, packs: dict[str, dict[str, np.ndarray]], opts: Scene
     for over in objects:
         if over:
             draw_clutter(img, ids, hom, clutter, over=True)
+    things = np.random.default_rng([seed, 2])  # its own stream too: without things a seed draws what it drew before
+    if things.random() < opts.things_rate:
+        for _ in range(int(things.integers(1, 3))):
+            draw_thing(img, ids, [c.quad for c in placed], things)
     if rng.random() < opts.hand_rate:
         draw_hand(img, ids, rng)
     for k, card in enumerate(placed):

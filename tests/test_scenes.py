@@ -150,3 +150,25 @@ def test_a_fanned_hand_shows_every_card_in_part():
     cards = fan(np.random.default_rng(0), 5, np.zeros(2))
     gaps = [np.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(cards, cards[1:])]
     assert all(0.2 < g < 0.45 for g in gaps)  # a card is about 0.65 wide: a third to two thirds shows
+
+
+def test_knives_toys_cloth_and_mesh_over_cards_cover_them_and_are_never_cards(packs):
+    """Things over the cards lower what shows of them; the same seed lays the same cards."""
+    covered = 0
+    for seed in range(12):
+        bare = render_scene(seed, packs, SceneOptions(things_rate=0.0))
+        busy = render_scene(seed, packs, SceneOptions(things_rate=1.0))
+        assert [(c.code, c.quad.tolist()) for c in busy.cards] == [(c.code, c.quad.tolist()) for c in bare.cards]
+        assert all(b.visible <= a.visible + 1e-9 for a, b in zip(bare.cards, busy.cards))
+        covered += sum(b.visible < a.visible - 0.02 for a, b in zip(bare.cards, busy.cards))
+    assert covered >= 6
+
+
+def test_each_kind_of_thing_covers_part_of_the_card_it_lies_on():
+    from datasets.things import MAKERS
+
+    for kind, make in MAKERS.items():
+        for seed in range(5):
+            rgb, mask = make(np.random.default_rng(seed), (320, 240), np.array([140.0, 120.0]), 120.0)
+            assert rgb.shape == (240, 320, 3) and mask.shape == (240, 320), kind
+            assert (mask[60:180, 100:180] > 0.5).any(), kind
