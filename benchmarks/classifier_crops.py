@@ -27,7 +27,7 @@ from vision.recognize import CLASSIFIER, Recognizer  # noqa: E402
 def crops(scenes: int, groups: tuple[str, ...] = DEFAULT_GROUPS, first_seed: int = 90000):
     rng = np.random.default_rng(5)
     for s in range(scenes):
-        sc = render_scene(first_seed + s, packs_of(groups), SceneOptions())
+        sc = render_scene(first_seed + s, packs_of(groups), SceneOptions(things_rate=0.0))  # the scenes of every row
         for c in sc.labelled():
             if c.visible < 0.8:
                 continue

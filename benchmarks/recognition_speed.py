@@ -23,7 +23,7 @@ from vision.recognize import CLASSIFIER, DETECTOR, Recognizer  # noqa: E402
 
 def five_card_frames(n: int) -> list:
     packs = all_packs()
-    opts = SceneOptions(max_cards=5, back_rate=0.0, empty_rate=0.0, hand_rate=0.0, portrait_rate=0.0)
+    opts = SceneOptions(max_cards=5, back_rate=0.0, empty_rate=0.0, hand_rate=0.0, portrait_rate=0.0, things_rate=0.0)
     frames, seed = [], 500_000
     while len(frames) < n:
         sc = render_scene(seed, packs, opts)

@@ -13,13 +13,13 @@ def test_the_shipped_models_have_the_documented_inputs_and_classes():
 
 def test_the_shipped_models_see_no_card_in_a_table_of_face_down_cards():
     """The stock beside the upcard must not become a card (classifier v3 read it as Ad)."""
-    opts = SceneOptions(max_cards=4, back_rate=1.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, clutter_rate=0.0)
+    opts = SceneOptions(max_cards=4, back_rate=1.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, clutter_rate=0.0, things_rate=0.0)
     r = Recognizer()
     assert [d.card for seed in range(2024, 2030) for d in r(render_scene(seed, all_packs(), opts).image)] == []
 
 
 def test_the_shipped_models_find_cards_in_a_clean_generated_scene():
-    opts = SceneOptions(max_cards=4, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0)
+    opts = SceneOptions(max_cards=4, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, things_rate=0.0)
     scene = render_scene(2024, all_packs(), opts)
     found = Recognizer()(scene.image)
     assert len(found) >= 1
@@ -27,7 +27,7 @@ def test_the_shipped_models_find_cards_in_a_clean_generated_scene():
 
 
 def test_on_video_a_card_lying_still_is_classified_once_every_few_frames():
-    opts = SceneOptions(max_cards=4, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0)
+    opts = SceneOptions(max_cards=4, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, things_rate=0.0)
     image = render_scene(2024, all_packs(), opts).image
     rec = Recognizer(reuse_frames=2)
     calls = []
