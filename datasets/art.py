@@ -43,7 +43,7 @@ def scanned_pack(name: str) -> dict[str, np.ndarray]:
     if not folder.is_dir():
         raise FileNotFoundError(f"card scans not found at {folder} (set CHRATZE_SHARED)")
     out = {}
-    for c in list(DECK) + ["back"]:
+    for c in list(DECK) + [BACK]:
         code = c if isinstance(c, str) else c.code
         out[code] = np.asarray(Image.open(folder / f"{code}.gif").convert("RGB"))
     return out
@@ -230,7 +230,7 @@ def varied_back(seed: int) -> np.ndarray:
 @lru_cache(maxsize=None)
 def drawn_pack(style: int = 0) -> dict[str, np.ndarray]:
     out = {c.code: draw_card(c.code, style) for c in DECK}
-    out["back"] = draw_back(style)
+    out[BACK] = draw_back(style)
     return out
 
 

@@ -35,12 +35,12 @@ def render_card_crop(seed: int, packs: dict[str, dict[str, np.ndarray]], code: s
     hom = camera(rng, size, math.radians(rng.uniform(0, max_tilt_deg)), card_px)
     img = table(rng, size)
     ids = np.full((side, side), -2, np.int16)
-    others = [c for c in pack if c not in ("back", code)]
+    others = [c for c in pack if c not in (BACK, code)]
     n_under, n_over = int(rng.integers(0, 3)), int(rng.choice([0, 0, 1, 2]))
     target = None
     for k in range(n_under + 1 + n_over):
         is_target = k == n_under
-        name = code if is_target else ("back" if rng.random() < 0.1 else str(rng.choice(others)))
+        name = code if is_target else (BACK if rng.random() < 0.1 else str(rng.choice(others)))
         art = pack[name]
         if is_target and name == BACK and rng.random() < 0.5:
             art = varied_back(int(rng.integers(2**31)))  # backs of every colour, not just this pack's

@@ -33,8 +33,9 @@ import numpy as np
 from PIL import Image
 
 from engine.cards import DECK
+from vision.recognize import BACK
 
-CODES = [c.code for c in DECK] + ["back"]
+CODES = [c.code for c in DECK] + [BACK]
 CARD_H = 336  # SVGs are rendered at the drawn designs' height
 
 
@@ -61,7 +62,7 @@ class FetchedPack:
 
 def _members(pattern: str, ranks: dict[str, str], suits: dict[str, str], back: str) -> dict[str, str]:
     out = {c.code: pattern.format(rank=ranks.get(c.code[0], c.code[0]), suit=suits[c.code[1]]) for c in DECK}
-    out["back"] = back
+    out[BACK] = back
     return out
 
 

@@ -68,7 +68,7 @@ def merge(out: Path, sources: list[tuple[Path, float]], seed: int = 0) -> dict[s
     counts = {}
     listed = {(src, split, code): images_in(src / "classify" / split / code)
               for src, _ in sources for split in SPLITS for code in CROP_CLASSES}
-    codes = [c for c in CROP_CLASSES if any(files for (_, _, code), files in listed.items() if code == c)]
+    codes = [c for c in CROP_CLASSES if any(listed[src, split, c] for src, _ in sources for split in SPLITS)]
     for split in SPLITS:  # a class no source has (sets from before ``back``) gets no empty folder
         n = 0
         for code in codes:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .art import pack_group
+from .art import BACK, pack_group
 from .clutter import object_face
 from .things import draw_thing
 
@@ -35,11 +35,11 @@ class Scene:
 
     def labelled(self, min_visible: float = 0.35) -> list[PlacedCard]:
         """Face-up cards visible enough to name."""
-        return [c for c in self.cards if c.code != "back" and c.visible >= min_visible]
+        return [c for c in self.cards if c.code != BACK and c.visible >= min_visible]
 
     def backs(self, min_visible: float = 0.35) -> list[PlacedCard]:
         """Face-down cards in view enough that a detector may box them."""
-        return [c for c in self.cards if c.code == "back" and c.visible >= min_visible]
+        return [c for c in self.cards if c.code == BACK and c.visible >= min_visible]
 
 
 @dataclass
@@ -288,7 +288,7 @@ def render_scene(seed: int, packs: dict[str, dict[str, np.ndarray]], opts: Scene
     n = 0 if rng.random() < opts.empty_rate else int(rng.integers(1, opts.max_cards + 1))
     pack_name = choose_pack(rng, packs)
     pack = packs[pack_name]
-    codes = rng.choice([k for k in pack if k != "back"], size=n, replace=False)
+    codes = rng.choice([k for k in pack if k != BACK], size=n, replace=False)
     clutter = np.random.default_rng([seed, 1])  # its own stream: with or without objects a seed lays the same cards
     objects = [clutter.random() < 0.15 for _ in range(int(clutter.integers(1, 4)))] \
         if clutter.random() < opts.clutter_rate else []
@@ -298,7 +298,7 @@ def render_scene(seed: int, packs: dict[str, dict[str, np.ndarray]], opts: Scene
     placed: list[PlacedCard] = []
     for k, ((x, y, rot), code) in enumerate(zip(layout(rng, n, hom, size), codes)):
         if rng.random() < opts.back_rate:
-            code = "back"
+            code = BACK
         face = pack[code]
         if rng.random() < 0.5:
             face = face[::-1, ::-1]  # upside down: a card has no fixed top

@@ -24,6 +24,7 @@ from engine.events import BidMade, CardPlayed, Event, HandsKnown, HandStarted, T
 from engine.hand import Hand
 from engine.rules import HouseRules
 
+from .art import BACK
 from .scenes import SKIN, camera, card_plane_quad, draw_hand_at, light, paste_card, project, table, visible_fraction
 
 FPS = 20.0
@@ -149,7 +150,7 @@ class VirtualHand:
         truth = []
         for k, c in enumerate(self.cards):
             pose = c.pose_at(t)
-            if pose is None or c.code == "back":
+            if pose is None or c.code == BACK:
                 continue
             quad = project(self.hom, card_plane_quad(*pose, self._aspect()))
             truth.append({"card": c.code, "quad": quad, "visible": visible_fraction(ids, k, quad),
@@ -289,7 +290,7 @@ class _Timeline:
         self.rules, self.seats, self.rng = rules, seats, rng
         self.hand = Hand(start, rules)
         self.t = 0.6
-        self.cards: list[CardOnTable] = [CardOnTable("back", (*self.STOCK, 0.05), -1, -1)]
+        self.cards: list[CardOnTable] = [CardOnTable(BACK, (*self.STOCK, 0.05), -1, -1)]
         self.motions: list[HandMotion] = []
         self.taps: list[Tap] = [Tap(0.1, start)]
         self.visuals: list[Visual] = []

@@ -22,7 +22,7 @@ from .geometry import CROP_H, CROP_W, box_iou, order_quad, rectify
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DETECTOR = MODELS / "card-detector.onnx"
 CLASSIFIER = MODELS / "card-classifier.onnx"
-BACK = "back"  # the classifier's class for a face-down card (also each pack's back in datasets.art)
+BACK = "back"  # the classifier's class for a face-down card, and the key of each pack's back in datasets/
 
 
 @dataclass
