@@ -97,16 +97,22 @@ def crop_folders(scenes: int, crops_per_card: int, card_crops: int, classes: tup
     return [c for c in CROP_CLASSES if c in scene_classes or (card_crops and c in classes)]
 
 
+def check_options(groups: tuple[str, ...], classes: tuple[str, ...]) -> None:
+    """Fail here, once, with an error a user can act on: a pack group that is unknown (ValueError)
+    or whose art is missing (FileNotFoundError), or an unknown class (ValueError)."""
+    packs_of(groups)
+    unknown = sorted(set(classes) - set(CROP_CLASSES))
+    if unknown or not classes:
+        raise ValueError(f"unknown classifier classes: {', '.join(unknown) or '(none given)'}")
+
+
 def build(out: Path, train: int, val: int, seed: int = 1, workers: int | None = None,
           crops_per_card: int = 1, card_crops: int = 0, progress: bool = True,
           groups: tuple[str, ...] = DEFAULT_GROUPS, classes: tuple[str, ...] = tuple(CROP_CLASSES)) -> Path:
     """Build both datasets under ``out`` (plus ``card_crops`` close-up classifier crops of
     ``classes``, a tenth as many for validation) from the packs of ``groups``; returns the
     detector's ``data.yaml``."""
-    packs_of(groups)  # fail here, once, if a group is unknown or its art is missing
-    unknown = sorted(set(classes) - set(CROP_CLASSES))
-    if unknown or not classes:
-        raise ValueError(f"unknown classifier classes: {', '.join(unknown) or '(none given)'}")
+    check_options(groups, classes)
     for split in ("train", "val"):
         (out / "detect" / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "detect" / "labels" / split).mkdir(parents=True, exist_ok=True)
@@ -140,11 +146,13 @@ def main(argv: list[str] | None = None) -> None:
                     help="comma-separated classes the close-ups cycle through (default all 37; e.g. `back` for "
                          "a set of face-down cards alone, to mix in with `datasets.merge`)")
     args = ap.parse_args(argv)
+    groups, classes = parse_groups(args.packs), parse_groups(args.classes)
     try:
-        build(args.out, args.train, args.val, args.seed, args.workers, args.crops_per_card, args.card_crops,
-              groups=parse_groups(args.packs), classes=parse_groups(args.classes))
-    except ValueError as exc:
+        check_options(groups, classes)  # a bad option is a usage error; a failure while building is not
+    except (ValueError, FileNotFoundError) as exc:
         ap.error(str(exc))
+    build(args.out, args.train, args.val, args.seed, args.workers, args.crops_per_card, args.card_crops,
+          groups=groups, classes=classes)
 
 
 if __name__ == "__main__":

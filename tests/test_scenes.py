@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from datasets.art import CLASS_NAMES, CROP_CLASSES, DEFAULT_GROUPS, all_packs, drawn_pack, packs_of, scanned_pack, varied_back
+from datasets import build as build_cli
 from datasets.build import build, obb_label_line, scene_seed
 from datasets.crops import render_card_crop
 from datasets.scenes import SceneOptions, render_scene
@@ -111,6 +112,22 @@ def test_back_close_ups_come_in_every_colour_not_only_the_packs_own():
 def test_close_ups_of_an_unknown_class_are_refused(tmp_path):
     with pytest.raises(ValueError, match="Xy"):
         build(tmp_path, train=0, val=0, seed=5, workers=1, card_crops=6, classes=("back", "Xy"), progress=False)
+
+
+def test_the_build_command_answers_an_unknown_pack_group_with_a_usage_error_and_writes_nothing(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        build_cli.main([str(tmp_path / "out"), "--packs", "swiss,tarot"])
+    assert exit_.value.code == 2 and "tarot" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_failure_while_building_is_not_passed_off_as_a_bad_option(tmp_path, monkeypatch):
+    def broken(*args, **kwargs):
+        raise ValueError("a bug deep in the generator")
+
+    monkeypatch.setattr(build_cli, "build", broken)
+    with pytest.raises(ValueError, match="bug deep"):  # its traceback, not a usage line
+        build_cli.main([str(tmp_path / "out"), "--train", "1"])
 
 
 def test_a_face_down_card_in_a_scene_gives_a_back_crop_and_no_detector_label(tmp_path):
