@@ -101,3 +101,26 @@ def test_a_card_beside_a_laid_card_is_still_a_new_card():
     frames = [[R("Th")]] * 6 + [[R("Th"), R("9h", box=(150, 100, 210, 190))]] * 6
     ev = feed(Stabilizer(), frames)
     assert [e.card for _, e in ev] == ["Th", "9h"]
+
+
+def test_a_card_read_only_timidly_is_named_after_more_reads_than_a_surely_read_one():
+    ev = feed(Stabilizer(min_hits=4, sure_conf=0.7), [[R("Ah", confidence=0.55)]] * 10)
+    assert [(i, e.card) for i, e in ev] == [(5, "Ah")]  # six reads at 0.55 weigh four at 0.7
+
+
+def test_a_card_carried_in_half_under_the_hand_is_not_named_by_its_timid_first_reads():
+    frames = [[R("7h", confidence=0.6)]] * 4 + [[R("9h", confidence=0.8)]] * 10
+    ev = feed(Stabilizer(), frames)
+    assert [(type(e).__name__, e.card) for _, e in ev] == [("CardLaid", "9h")]
+
+
+def test_a_long_held_card_read_timidly_as_another_under_a_hand_keeps_its_name():
+    frames = [[R("Kd", confidence=0.95)]] * 20 + [[R("Qh", confidence=0.6)]] * 6 + [[R("Kd", confidence=0.95)]] * 4
+    ev = feed(Stabilizer(), frames)
+    assert [(type(e).__name__, e.card) for _, e in ev] == [("CardLaid", "Kd")]
+
+
+def test_a_card_read_timidly_as_another_for_long_enough_is_renamed():
+    frames = [[R("Kd", confidence=0.95)]] * 6 + [[R("Qh", confidence=0.6)]] * 18
+    laid = [(i, e.card, e.replaces) for i, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+    assert laid == [(3, "Kd", None), (23, "Qh", "Kd")]

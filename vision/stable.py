@@ -6,9 +6,11 @@ card has enough of the confidence votes; it ends with ``CardGone`` only after ``
 frames without it, and only once its box has stopped moving (a card still carried in by a hand
 is not yet played). So a hand passing over the cloth, a glare or a flickering second-best class
 neither creates nor removes a card. A decided track whose every recent read names another card
-(the trump 6 laid where the upcard was) ends and starts over. The decision is rules-aware: reads the referee calls
-impossible (a card already played, the upcard on the table) are skipped in favour of the next
-likely card, or the track waits.
+(the trump 6 laid where the upcard was) ends and starts over. Both decisions lean on sure reads:
+a card half under the hand that carries it in, or under a hand reaching past it, is read timidly
+and often as another card, so timid reads take longer to name or rename a card. The decision is
+rules-aware: reads the referee calls impossible (a card already played, the upcard on the table)
+are skipped in favour of the next likely card, or the track waits.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ class Track:
     card: str | None = None  # the card reported for this track
     first_seen: float = 0.0
     boxes: deque = field(default_factory=deque)  # recent boxes, to tell a card lying still
-    tops: deque = field(default_factory=deque)  # recent best reads, to notice a card replaced
+    tops: deque = field(default_factory=deque)  # recent (best read, confidence), to notice a card replaced
     unbroken: bool = True  # seen without a real gap since decided: a change of reads is then a re-read
 
     def vote(self, read: Read) -> None:
@@ -67,12 +69,16 @@ class Track:
 class Stabilizer:
     def __init__(self, window: int = 6, min_hits: int = 4, min_conf: float = 0.5, min_support: float = 0.7,
                  match_iou: float = 0.3, gone_after: int = 8, still_iou: float = 0.8, gap_frames: int = 3,
-                 match_cover: float = 0.8) -> None:
+                 match_cover: float = 0.8, sure_conf: float = 0.7) -> None:
         self.window, self.min_hits, self.min_conf = window, min_hits, min_conf
         self.min_support, self.match_iou, self.gone_after = min_support, match_iou, gone_after
         self.match_cover = match_cover  # a box within a track's box is that card, partly covered
         self.still_iou = still_iou
         self.gap_frames = gap_frames  # missing this long, a card may have been taken away and another laid
+        # A card is named once all the votes its track has had, times the card's share of the
+        # possible ones, weigh as much as ``min_hits`` reads this sure; it is renamed by ``window``
+        # reads this sure on average, or by three times as many timid ones.
+        self.sure_conf = sure_conf
         self.tracks: list[Track] = []
         self._next = 1
 
@@ -90,7 +96,7 @@ class Stabilizer:
                 track.box, track.missing = read.box, 0
                 track.vote(read)
                 _push(track.boxes, read.box, self.min_hits)
-                _push(track.tops, read.card, self.window)
+                _push(track.tops, (read.card, read.confidence), 3 * self.window)
             else:
                 track.missing += 1
                 # only a gap after the card was named can hide a swap; one while it was carried in cannot
@@ -137,6 +143,8 @@ class Stabilizer:
         possible = sum(v for v, _ in options)
         if not options or options[0][0] < self.min_support * possible or options[0][0] < 0.1 * total:
             return []  # no possible card has a clear majority yet: wait
+        if options[0][0] / possible * total < self.min_hits * self.sure_conf:
+            return []  # the card was seen only timidly so far (a hand still half over it): wait
         track.card = options[0][1]
         return [CardLaid(track.id, track.card, track.box, t, options[0][0] / possible, track.first_seen)]
 
@@ -144,11 +152,19 @@ class Stabilizer:
         return len(track.boxes) >= self.min_hits and box_iou(track.boxes[0], track.boxes[-1]) >= self.still_iou
 
     def _replaced(self, track: Track, t: float, impossible) -> list:
-        """Every one of the last ``window`` reads names one other possible card: a new card lies here."""
-        if len(track.tops) < self.window or len(set(track.tops)) != 1 or not self._still(track):
+        """The recent reads all name one other possible card, surely enough: a new card lies here."""
+        if not track.tops or not self._still(track):
             return []  # a card being swept off the table is not a new card
-        new = track.tops[-1]
+        new = track.tops[-1][0]
         if new == track.card or new in impossible:
+            return []
+        run = []
+        for card, conf in reversed(track.tops):
+            if card != new:
+                break
+            run.append(conf)
+        sure = len(run) >= self.window and sum(run[:self.window]) >= self.window * self.sure_conf
+        if not sure and len(run) < 3 * self.window:
             return []
         gone = CardGone(track.id, track.card, t)
         self.tracks.remove(track)
