@@ -33,6 +33,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/engine_speed.py
 	$(BIN)/python benchmarks/recognition_speed.py
 	$(BIN)/python benchmarks/classifier_crops.py --scenes 200
+	$(BIN)/python benchmarks/per_card_errors.py --scenes 200
+	$(BIN)/python benchmarks/false_boxes.py
 	$(BIN)/python benchmarks/live_table.py --hands 20
 	$(BIN)/python benchmarks/page_load.py --viewers 20 --hands 4
 

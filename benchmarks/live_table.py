@@ -76,13 +76,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--reader", choices=["model", "truth"], default="model")
     ap.add_argument("--no-zones", action="store_true", help="assign cards by play order instead of zones")
     ap.add_argument("--reuse", type=int, default=2, help="frames a still card keeps its class (0: classify every frame)")
+    ap.add_argument("--second-look", type=float, default=0.9, help="see `chratze detect --help`")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--detector", default=str(DETECTOR))
     ap.add_argument("--classifier", default=str(CLASSIFIER))
     args = ap.parse_args(argv)
     recognizer = None
     if args.reader == "model":
-        recognizer = Recognizer(args.detector, args.classifier, reuse_frames=args.reuse)
+        recognizer = Recognizer(args.detector, args.classifier, reuse_frames=args.reuse, second_look=args.second_look)
     rows = []
     t0 = time.time()
     for seed in range(args.first_seed, args.first_seed + args.hands):

@@ -61,7 +61,7 @@ def _simulate(args: argparse.Namespace) -> int:
 def _recognizer(args: argparse.Namespace):
     from vision.recognize import Recognizer
 
-    return Recognizer(args.detector, args.classifier, conf=args.conf)
+    return Recognizer(args.detector, args.classifier, conf=args.conf, second_look=args.second_look)
 
 
 def _detect(args: argparse.Namespace) -> int:
@@ -131,6 +131,9 @@ def _model_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--detector", type=Path, default=DETECTOR)
     p.add_argument("--classifier", type=Path, default=CLASSIFIER)
     p.add_argument("--conf", type=float, default=0.35, help="detector score threshold")
+    p.add_argument("--second-look", type=float, default=0.9, metavar="P",
+                   help="a card read with a best class less probable than P is read again with its "
+                        "other end up and the two averaged (0: never)")
 
 
 def build_parser() -> argparse.ArgumentParser:

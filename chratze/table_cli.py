@@ -68,7 +68,8 @@ def _watch(args: argparse.Namespace) -> int:
 
     try:
         layout = TableLayout.load(args.layout) if args.layout else None
-        recognizer = Recognizer(args.detector, args.classifier, conf=args.conf, reuse_frames=2)
+        recognizer = Recognizer(args.detector, args.classifier, conf=args.conf, reuse_frames=2,
+                                second_look=args.second_look)
     except (LayoutError, ModelMissing) as exc:
         print(f"chratze watch: {exc}", file=sys.stderr)
         return 2
@@ -191,7 +192,7 @@ def _demo(args: argparse.Namespace) -> int:
                             taps=str(out / "taps.json"), record=str(out / "record.json"),
                             snapshots=str(out / "snapshots"), annotate=str(out / "annotated.avi"), show=False,
                             seats=None, dealer=None, detector=args.detector, classifier=args.classifier,
-                            conf=args.conf)
+                            conf=args.conf, second_look=args.second_look)
     if (out / "record.json").exists():
         (out / "record.json").unlink()
     rc = _watch(ns)

@@ -188,7 +188,7 @@ def evaluate_real(recognizer: Callable[[np.ndarray], list[Detection]], folder: P
 
 
 def classify_real_boxes(recognizer, folder: Path, limit: int | None = None) -> tuple[int, float, dict]:
-    """Stage 2 alone: name each real card cut from its labelled box. Returns (cards, rank
+    """Stage 2 alone (with its second look): name each real card cut from its labelled box. Returns (cards, rank
     accuracy, confusion counts {(true rank, read rank): n})."""
     from .geometry import rectify  # noqa: PLC0415
 
@@ -197,7 +197,7 @@ def classify_real_boxes(recognizer, folder: Path, limit: int | None = None) -> t
         image = read_image(image_for(xml))
         for (x1, y1, x2, y2), rank in read_voc(xml):
             quad = np.float32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
-            probs = recognizer.classify(rectify(image, quad, (recognizer.cls_size, recognizer.cls_size)))
+            probs = recognizer.read(rectify(image, quad, (recognizer.cls_size, recognizer.cls_size)))
             read = recognizer.names[int(np.argmax(probs))][0]
             confusion[(rank, read)] = confusion.get((rank, read), 0) + 1
     n = sum(confusion.values())

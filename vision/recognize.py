@@ -3,7 +3,10 @@
 Two stages: an oriented-box detector finds every face-up card; each card is cut out upright
 (:func:`vision.geometry.rectify`) and a classifier trained on crops of the known card art
 names it. Each detection keeps the classifier's next-best cards so the live table can fall back
-to them when the best read is impossible (a card already played). A box the classifier names
+to them when the best read is impossible (a card already played). Which end of a card is up is
+ambiguous in the detector's box, and the classifier learnt both: a read it is unsure of gets a
+second look with the card's other end up (its other index corner on top), and the two are averaged.
+A box the classifier names
 ``back`` (a face-down card: the stock beside the upcard, a card laid blind) is no card in view
 and is left out, rather than guessed as the face it most resembles.
 """
@@ -89,7 +92,8 @@ class Recognizer:
     """Callable: RGB image -> list of :class:`Detection`, best first."""
 
     def __init__(self, detector: Path = DETECTOR, classifier: Path = CLASSIFIER, conf: float = 0.35,
-                 iou: float = 0.5, threads: int = 2, top_k: int = 3, reuse_frames: int = 0) -> None:
+                 iou: float = 0.5, threads: int = 2, top_k: int = 3, reuse_frames: int = 0,
+                 second_look: float = 0.9) -> None:
         self.det = _session(Path(detector), threads)
         self.cls = _session(Path(classifier), threads)
         self.det_size = int(self.det.get_inputs()[0].shape[2])
@@ -97,6 +101,7 @@ class Recognizer:
         self.names = _names(self.cls)
         self.back = self.names.index(BACK) if BACK in self.names else None  # classifiers before v4 have none
         self.conf, self.iou, self.top_k = conf, iou, top_k
+        self.second_look = second_look  # a best class less probable than this is looked at again
         # Video: a card whose box has not moved keeps its class probabilities for up to
         # ``reuse_frames`` frames (then it is classified afresh): most cards on a table lie still.
         self.reuse_frames = reuse_frames
@@ -125,13 +130,21 @@ class Recognizer:
         x = crop_rgb.transpose(2, 0, 1)[None].astype(np.float32) / 255.0
         return self.cls.run(None, {self.cls.get_inputs()[0].name: x})[0][0]
 
+    def read(self, crop_rgb: np.ndarray) -> np.ndarray:
+        """Class probabilities of an upright crop; when unsure, averaged with those of the crop
+        turned half round (two views of one card: about a third of the crops need it)."""
+        probs = self.classify(crop_rgb)
+        if probs.max() >= self.second_look:
+            return probs
+        return (probs + self.classify(np.ascontiguousarray(crop_rgb[::-1, ::-1]))) / 2
+
     def __call__(self, rgb: np.ndarray) -> list[Detection]:
         found, cache = [], []
         for quad, score in self.detect_cards(rgb):
             box = frame_box(quad, rgb.shape[1], rgb.shape[0])
             probs, age = self._reused(box)
             if probs is None:
-                probs, age = self.classify(rectify(rgb, quad, (CROP_W, CROP_H))), 0
+                probs, age = self.read(rectify(rgb, quad, (CROP_W, CROP_H))), 0
             cache.append((box, probs, age + 1))
             best = [i for i in np.argsort(probs)[::-1] if i != self.back][: self.top_k]
             if self.back is not None and probs[self.back] > probs[best[0]]:

@@ -1,0 +1,72 @@
+"""Where generated-scene per-card accuracy is lost: found and read right, by how much of the card
+is in view and by how tightly its box fits.
+
+    python benchmarks/per_card_errors.py [--scenes 200] [--detector …] [--classifier …] [--second-look 0.9]
+
+The scenes are ``chratze eval-detector``'s (same seeds, no things over the cards), matched the
+same way (oriented boxes, IoU >= 0.5, highest confidence first); "right" is over the found cards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from datasets.art import all_packs  # noqa: E402
+from datasets.scenes import SceneOptions, render_scene  # noqa: E402
+from vision.evaluate import EVAL_SEED, greedy_match, quad_iou  # noqa: E402
+from vision.recognize import CLASSIFIER, DETECTOR, Recognizer  # noqa: E402
+
+IN_VIEW = ((0.6, "in view < 60 %"), (0.9, "in view 60-90 %"), (float("inf"), "in view >= 90 %"))
+FIT = ((0.7, "box IoU 0.5-0.7"), (0.85, "box IoU 0.7-0.85"), (float("inf"), "box IoU >= 0.85"))
+
+
+def band(value: float, bands: tuple) -> str:
+    return next(name for upper, name in bands if value < upper)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenes", type=int, default=200)
+    ap.add_argument("--detector", default=str(DETECTOR))
+    ap.add_argument("--classifier", default=str(CLASSIFIER))
+    ap.add_argument("--second-look", type=float, default=0.9)
+    args = ap.parse_args(argv)
+    rec = Recognizer(Path(args.detector), Path(args.classifier), second_look=args.second_look)
+    packs, opts = all_packs(), SceneOptions(things_rate=0.0)
+    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # cards, found, right
+    confused: Counter = Counter()
+    for i in range(args.scenes):
+        scene = render_scene(EVAL_SEED + i, packs, opts)
+        cards = scene.labelled()
+        dets = rec(scene.image)
+        preds = [(np.array(d.corners, np.float32), d.confidence) for d in dets]
+        found = {j: (k, iou) for k, j, iou in greedy_match(preds, [(c.quad, c.code) for c in cards], quad_iou, 0.5)}
+        for j, card in enumerate(cards):
+            keys = ["all", band(card.visible, IN_VIEW)]
+            if j in found:
+                keys.append(band(found[j][1], FIT))
+            for key in keys:
+                row = tally[key]
+                row[0] += 1
+                if j in found:
+                    row[1] += 1
+                    row[2] += dets[found[j][0]].card == card.code
+            if j in found and dets[found[j][0]].card != card.code:
+                confused[(card.code, dets[found[j][0]].card)] += 1
+    for key in ["all"] + [name for _, name in IN_VIEW + FIT]:
+        n, f, r = tally[key]
+        if n:
+            print(f"{key:18s} cards {n:4d}  found {f / n:.3f}  right of found {r / max(f, 1):.3f}")
+    print("most frequent misreads (true -> read): "
+          + ", ".join(f"{a}->{b} {n}" for (a, b), n in confused.most_common(10)))
+
+
+if __name__ == "__main__":
+    main()
