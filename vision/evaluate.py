@@ -188,8 +188,8 @@ def evaluate_real(recognizer: Callable[[np.ndarray], list[Detection]], folder: P
 
 
 def classify_real_boxes(recognizer, folder: Path, limit: int | None = None) -> tuple[int, float, dict]:
-    """Stage 2 alone (with its second look): name each real card cut from its labelled box. Returns (cards, rank
-    accuracy, confusion counts {(true rank, read rank): n})."""
+    """Stage 2 alone (with its second look): name each real card cut from its labelled box.
+    Returns (cards, rank accuracy, confusion counts {(true rank, read rank): n})."""
     from .geometry import rectify  # noqa: PLC0415
 
     confusion: dict[tuple[str, str], int] = {}

@@ -6,9 +6,8 @@ names it. Each detection keeps the classifier's next-best cards so the live tabl
 to them when the best read is impossible (a card already played). Which end of a card is up is
 ambiguous in the detector's box, and the classifier learnt both: a read it is unsure of gets a
 second look with the card's other end up (its other index corner on top), and the two are averaged.
-A box the classifier names
-``back`` (a face-down card: the stock beside the upcard, a card laid blind) is no card in view
-and is left out, rather than guessed as the face it most resembles.
+A box the classifier names ``back`` (a face-down card: the stock beside the upcard, a card laid
+blind) is no card in view and is left out, rather than guessed as the face it most resembles.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field, replace
+from itertools import takewhile
 from typing import Iterable, Protocol
 
 from .geometry import box_cover, box_iou
@@ -158,11 +159,7 @@ class Stabilizer:
         new = track.tops[-1][0]
         if new == track.card or new in impossible:
             return []
-        run = []
-        for card, conf in reversed(track.tops):
-            if card != new:
-                break
-            run.append(conf)
+        run = [conf for _, conf in takewhile(lambda top: top[0] == new, reversed(track.tops))]  # newest first
         sure = len(run) >= self.window and sum(run[:self.window]) >= self.window * self.sure_conf
         if not sure and len(run) < 3 * self.window:
             return []
