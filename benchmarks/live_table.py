@@ -32,7 +32,7 @@ from engine.session import Session, resolve  # noqa: E402
 from engine.simulate import simulate_hand  # noqa: E402
 from vision.layout import TableLayout  # noqa: E402
 from vision.live import LiveTable, run  # noqa: E402
-from vision.recognize import CLASSIFIER, DETECTOR, Recognizer  # noqa: E402
+from vision.recognize import CLASSIFIER, DETECTOR, SECOND_LOOK, Recognizer  # noqa: E402
 from vision.table_check import check_hand  # noqa: E402
 from vision.watch import Watcher  # noqa: E402
 
@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--reader", choices=["model", "truth"], default="model")
     ap.add_argument("--no-zones", action="store_true", help="assign cards by play order instead of zones")
     ap.add_argument("--reuse", type=int, default=2, help="frames a still card keeps its class (0: classify every frame)")
-    ap.add_argument("--second-look", type=float, default=0.9, help="see `chratze detect --help`")
+    ap.add_argument("--second-look", type=float, default=SECOND_LOOK, help="see `chratze detect --help`")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument("--detector", default=str(DETECTOR))
     ap.add_argument("--classifier", default=str(CLASSIFIER))

@@ -1,9 +1,9 @@
 """Where generated-scene per-card accuracy is lost: found and read right, by how much of the card
 is in view and by how tightly its box fits.
 
-    python benchmarks/per_card_errors.py [--scenes 200] [--detector …] [--classifier …] [--second-look 0.9]
+    python benchmarks/per_card_errors.py [--scenes 200] [--detector …] [--classifier …] [--second-look P]
 
-The scenes are ``chratze eval-detector``'s (same seeds, no things over the cards), matched the
+The scenes are ``chratze eval-detector``'s (``vision.evaluate.generated_scenes``), matched the
 same way (oriented boxes, IoU >= 0.5, highest confidence first); "right" is over the found cards.
 """
 
@@ -18,10 +18,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from datasets.art import all_packs  # noqa: E402
-from datasets.scenes import SceneOptions, render_scene  # noqa: E402
-from vision.evaluate import EVAL_SEED, greedy_match, quad_iou  # noqa: E402
-from vision.recognize import CLASSIFIER, DETECTOR, Recognizer  # noqa: E402
+from vision.evaluate import generated_scenes, greedy_match, quad_iou  # noqa: E402
+from vision.recognize import CLASSIFIER, DETECTOR, SECOND_LOOK, Recognizer  # noqa: E402
 
 IN_VIEW = ((0.6, "in view < 60 %"), (0.9, "in view 60-90 %"), (float("inf"), "in view >= 90 %"))
 FIT = ((0.7, "box IoU 0.5-0.7"), (0.85, "box IoU 0.7-0.85"), (float("inf"), "box IoU >= 0.85"))
@@ -36,14 +34,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--scenes", type=int, default=200)
     ap.add_argument("--detector", default=str(DETECTOR))
     ap.add_argument("--classifier", default=str(CLASSIFIER))
-    ap.add_argument("--second-look", type=float, default=0.9)
+    ap.add_argument("--second-look", type=float, default=SECOND_LOOK)
     args = ap.parse_args(argv)
     rec = Recognizer(Path(args.detector), Path(args.classifier), second_look=args.second_look)
-    packs, opts = all_packs(), SceneOptions(things_rate=0.0)
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # cards, found, right
     confused: Counter = Counter()
-    for i in range(args.scenes):
-        scene = render_scene(EVAL_SEED + i, packs, opts)
+    for scene in generated_scenes(args.scenes):
         cards = scene.labelled()
         dets = rec(scene.image)
         preds = [(np.array(d.corners, np.float32), d.confidence) for d in dets]

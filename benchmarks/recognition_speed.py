@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from datasets.art import all_packs  # noqa: E402
 from datasets.scenes import SceneOptions, render_scene  # noqa: E402
-from vision.recognize import CLASSIFIER, DETECTOR, Recognizer  # noqa: E402
+from vision.recognize import CLASSIFIER, DETECTOR, SECOND_LOOK, Recognizer  # noqa: E402
 
 
 def five_card_frames(n: int) -> list:
@@ -39,7 +39,7 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--detector", default=str(DETECTOR))
     ap.add_argument("--classifier", default=str(CLASSIFIER))
-    ap.add_argument("--second-look", type=float, default=0.9,
+    ap.add_argument("--second-look", type=float, default=SECOND_LOOK,
                     help="read a card again, other end up, below this probability (1.01: every card, the worst case)")
     args = ap.parse_args()
     rec = Recognizer(args.detector, args.classifier, threads=args.threads, second_look=args.second_look)

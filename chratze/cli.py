@@ -126,12 +126,12 @@ def per_rank(confusion: dict[tuple[str, str], int]) -> str:
 
 
 def _model_args(p: argparse.ArgumentParser) -> None:
-    from vision.recognize import CLASSIFIER, DETECTOR
+    from vision.recognize import CLASSIFIER, DETECTOR, SECOND_LOOK
 
     p.add_argument("--detector", type=Path, default=DETECTOR)
     p.add_argument("--classifier", type=Path, default=CLASSIFIER)
     p.add_argument("--conf", type=float, default=0.35, help="detector score threshold")
-    p.add_argument("--second-look", type=float, default=0.9, metavar="P",
+    p.add_argument("--second-look", type=float, default=SECOND_LOOK, metavar="P",
                    help="a card read with a best class less probable than P is read again with its "
                         "other end up and the two averaged (0: never)")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 import cv2
 import numpy as np
@@ -113,18 +113,22 @@ class Report:
         return out
 
 
+def generated_scenes(scenes: int = 200, seed: int = EVAL_SEED, things_rate: float = 0.0) -> Iterator:
+    """The generated validation scenes (datasets.scenes.Scene), rendered one by one."""
+    from datasets.art import all_packs  # noqa: PLC0415 - only evaluation needs the art
+    from datasets.scenes import SceneOptions, render_scene  # noqa: PLC0415
+
+    packs, opts = all_packs(), SceneOptions(things_rate=things_rate)
+    return (render_scene(seed + i, packs, opts) for i in range(scenes))
+
+
 def evaluate_generated(recognizer: Callable[[np.ndarray], list[Detection]], scenes: int = 200,
                        seed: int = EVAL_SEED, things_rate: float = 0.0) -> Report:
     """Recognition on fresh generated scenes. Without things over the cards (``things_rate``
     0, as the generator drew before datasets.things) they are the scenes every round was measured
     on, so figures compare across rounds."""
-    from datasets.art import all_packs  # noqa: PLC0415 - only evaluation needs the art
-    from datasets.scenes import SceneOptions, render_scene  # noqa: PLC0415
-
-    packs, opts = all_packs(), SceneOptions(things_rate=things_rate)
     frames, n_pred, hits, right, n_gt = [], 0, 0, 0, 0
-    for i in range(scenes):
-        sc = render_scene(seed + i, packs, opts)
+    for sc in generated_scenes(scenes, seed, things_rate):
         gts = [(c.quad, c.code) for c in sc.labelled()]
         dets = recognizer(sc.image)
         preds = [(np.array(d.corners, np.float32), d.confidence, d.card) for d in dets]

@@ -24,6 +24,7 @@ from .geometry import CROP_H, CROP_W, box_iou, order_quad, rectify
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DETECTOR = MODELS / "card-detector.onnx"
 CLASSIFIER = MODELS / "card-classifier.onnx"
+SECOND_LOOK = 0.9  # a best class less probable than this gets a second look (see Recognizer.read)
 BACK = "back"  # the classifier's class for a face-down card, and the key of each pack's back in datasets/
 
 
@@ -92,7 +93,7 @@ class Recognizer:
 
     def __init__(self, detector: Path = DETECTOR, classifier: Path = CLASSIFIER, conf: float = 0.35,
                  iou: float = 0.5, threads: int = 2, top_k: int = 3, reuse_frames: int = 0,
-                 second_look: float = 0.9) -> None:
+                 second_look: float = SECOND_LOOK) -> None:
         self.det = _session(Path(detector), threads)
         self.cls = _session(Path(classifier), threads)
         self.det_size = int(self.det.get_inputs()[0].shape[2])
