@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> None:
     for code, pack, crop in crops(args.scenes, groups):
         for m, rec in models:
             t = tally[m].setdefault(pack_group(pack), [0, 0])
-            t[0] += rec.names[int(rec.classify(crop).argmax())] == code
+            t[0] += rec.names[int(rec.classify([crop])[0].argmax())] == code
             t[1] += 1
     for m, t in tally.items():
         print(m + ": " + ", ".join(f"{k} {ok}/{n} ({ok / max(n, 1):.3f})" for k, (ok, n) in t.items()))

@@ -49,7 +49,7 @@ def test_a_box_the_classifier_names_back_is_no_card_in_view():
     quad = np.array([[100, 100], [160, 100], [160, 190], [100, 190]], np.float32)
     r.detect_cards = lambda rgb: [(quad, 0.9), (quad + 200, 0.8)]
     reads = iter([np.array([0.3, 0.1, 0.6]), np.array([0.2, 0.7, 0.1])])
-    r.classify = lambda crop: next(reads)
+    r.classify = lambda crops: np.array([next(reads) for _ in crops])
     found = r(np.zeros((480, 640, 3), np.uint8))
     assert [d.card for d in found] == ["Ah"]
     assert [c for c, _ in found[0].alternatives] == ["Ad"]
@@ -62,17 +62,24 @@ def test_a_card_cut_by_the_edge_of_the_picture_is_boxed_where_it_is_in_view():
     r.names, r.back, r.top_k, r.reuse_frames, r._cache = ["Ad", "Ah"], None, 3, 0, []
     r.second_look = 0.0
     r.detect_cards = lambda rgb: [(quad, 0.9)]
-    r.classify = lambda crop: np.array([0.8, 0.2])
+    r.classify = lambda crops: np.array([[0.8, 0.2]] * len(crops))
     (card,) = r(np.zeros((480, 640, 3), np.uint8))
     assert card.box == (0.0, 100.0, 60.0, 230.0)
     assert card.corners[0] == (-30.0, 100.0)  # the outline still holds the whole card
 
 
+def test_an_outline_wholly_outside_the_picture_gets_an_empty_box_on_its_edge_not_an_inverted_one():
+    left = np.array([[-90, 100], [-30, 100], [-30, 190], [-90, 190]], np.float32)
+    below = left + (300, 500)
+    assert frame_box(left, 640, 480) == (0.0, 100.0, 0.0, 190.0)
+    assert frame_box(below, 640, 480) == (210.0, 480.0, 270.0, 480.0)
+
+
 def classifier_by_corner(seen):
     """A classifier that reads a crop by its top-left corner: 6h if it is white, else 9h, unsure."""
-    def classify(crop):
-        seen.append(crop.copy())
-        return np.array([0.6, 0.4]) if crop[0, 0, 0] == 255 else np.array([0.2, 0.8])
+    def classify(crops):
+        seen.extend(c.copy() for c in crops)
+        return np.array([[0.6, 0.4] if c[0, 0, 0] == 255 else [0.2, 0.8] for c in crops])
     return classify
 
 
@@ -81,12 +88,12 @@ def test_an_unsure_read_is_read_again_with_the_card_s_other_end_up_and_the_two_a
     r.second_look, r.classify = 0.9, classifier_by_corner(seen)
     crop = np.zeros((96, 96, 3), np.uint8)
     crop[:8, :8] = 255  # the index corner on top
-    assert np.allclose(r.read(crop), [0.4, 0.6])
+    assert np.allclose(r.read([crop]), [[0.4, 0.6]])
     assert len(seen) == 2 and seen[1][-1, -1, 0] == 255  # the second look had that corner at the bottom
 
 
 def test_a_sure_read_gets_no_second_look():
     r, seen = object.__new__(Recognizer), []
     r.second_look = 0.9
-    r.classify = lambda crop: seen.append(crop) or np.array([0.95, 0.05])
-    assert np.allclose(r.read(np.zeros((96, 96, 3), np.uint8)), [0.95, 0.05]) and len(seen) == 1
+    r.classify = lambda crops: seen.extend(crops) or np.array([[0.95, 0.05]] * len(crops))
+    assert np.allclose(r.read([np.zeros((96, 96, 3), np.uint8)]), [[0.95, 0.05]]) and len(seen) == 1

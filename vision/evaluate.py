@@ -201,7 +201,7 @@ def classify_real_boxes(recognizer, folder: Path, limit: int | None = None) -> t
         image = read_image(image_for(xml))
         for (x1, y1, x2, y2), rank in read_voc(xml):
             quad = np.float32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
-            probs = recognizer.read(rectify(image, quad, (recognizer.cls_size, recognizer.cls_size)))
+            probs = recognizer.read([rectify(image, quad, (recognizer.cls_size, recognizer.cls_size))])[0]
             read = recognizer.names[int(np.argmax(probs))][0]
             confusion[(rank, read)] = confusion.get((rank, read), 0) + 1
     n = sum(confusion.values())

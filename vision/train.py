@@ -98,6 +98,46 @@ def export_onnx(weights: Path, imgsz: int, out: Path) -> Path:
     return out
 
 
+def allow_batches(path: Path) -> Path:
+    """Let an exported classifier read any number of crops in one run. Ultralytics' dynamic export
+    would free the image size too (and add shape arithmetic): here only the batch axis is freed, in
+    the graph's inputs, outputs and the reshapes that carry it (the attention block's), and the
+    result is checked against the original on crops read one by one."""
+    import onnx  # noqa: PLC0415
+    from onnx import numpy_helper  # noqa: PLC0415
+
+    model = onnx.load(str(path))
+    shapes = {n.input[1] for n in model.graph.node if n.op_type == "Reshape"}
+    for node in model.graph.node:
+        if node.op_type == "Constant" and node.output[0] in shapes:
+            shape = numpy_helper.to_array(node.attribute[0].t).copy()
+            if shape.ndim == 1 and len(shape) > 1 and shape[0] == 1:
+                shape[0] = -1
+                node.attribute[0].t.CopyFrom(numpy_helper.from_array(shape, node.attribute[0].t.name))
+    for value in list(model.graph.input) + list(model.graph.output):
+        value.type.tensor_type.shape.dim[0].dim_param = "batch"
+    del model.graph.value_info[:]
+    onnx.checker.check_model(model)
+    batched = model.SerializeToString()
+    _same_reads(path.read_bytes(), batched)
+    path.write_bytes(batched)
+    return path
+
+
+def _same_reads(single: bytes, batched: bytes, n: int = 4) -> None:
+    import numpy as np  # noqa: PLC0415
+    import onnxruntime as ort  # noqa: PLC0415
+
+    one, many = (ort.InferenceSession(m, providers=["CPUExecutionProvider"]) for m in (single, batched))
+    shape = [n] + list(one.get_inputs()[0].shape[1:])
+    x = np.random.default_rng(0).random(shape, np.float32)
+    name = one.get_inputs()[0].name
+    alone = np.concatenate([one.run(None, {name: x[i:i + 1]})[0] for i in range(n)])
+    together = many.run(None, {many.get_inputs()[0].name: x})[0]
+    if not np.allclose(alone, together, atol=1e-5):
+        raise RuntimeError("the classifier reads a batch differently from single crops: not exported batched")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description="train detector and classifier, export ONNX")
     ap.add_argument("--data", type=Path, required=True, help="folder written by datasets.build")
@@ -121,7 +161,7 @@ def main(argv: list[str] | None = None) -> None:
             init = widen_classifier(init, classes, args.runs / "classify-init.pt")
         best = train_stage(CLASSIFIER, str(args.data / "classify"), args.runs, "classify",
                            args.device, args.cls_epochs, init=init)
-        export_onnx(best, CLASSIFIER.imgsz, args.out / "card-classifier.onnx")
+        allow_batches(export_onnx(best, CLASSIFIER.imgsz, args.out / "card-classifier.onnx"))
 
 
 if __name__ == "__main__":
