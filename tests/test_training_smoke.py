@@ -7,6 +7,7 @@ Every socket call is blocked and recorded; the run must not try the network even
 import json
 import socket
 
+import numpy as np
 import pytest
 
 from chratze.cli import main
@@ -28,7 +29,7 @@ def offline_run(tmp_path_factory):
     mp.setenv("CHRATZE_YOLO_DIR", str(out / "yolo"))
     from datasets.build import build
     from vision import offline
-    from vision.train import CLASSIFIER, DETECTOR, export_onnx, train_stage
+    from vision.train import CLASSIFIER, DETECTOR, allow_batches, export_onnx, train_stage
 
     offline.go_offline()
     data = build(out / "data", train=10, val=4, seed=3, workers=1, progress=False)
@@ -36,7 +37,7 @@ def offline_run(tmp_path_factory):
     cls = train_stage(CLASSIFIER, str(out / "data" / "classify"), out / "runs", "cls", epochs=1, imgsz=32,
                       plots=False)
     models = {"det": export_onnx(det, 64, out / "models" / "det.onnx"),
-              "cls": export_onnx(cls, 32, out / "models" / "cls.onnx")}
+              "cls": allow_batches(export_onnx(cls, 32, out / "models" / "cls.onnx"))}
     mp.undo()
     return out, models, attempts
 
@@ -64,6 +65,38 @@ def test_detect_prints_each_image_and_a_clear_error_for_a_bad_one(offline_run, t
     for d in results[2]["cards"]:
         assert {"card", "confidence", "box", "corners", "alternatives"} <= set(d)
         assert len(d["corners"]) == 4
+
+
+def test_the_exported_classifier_reads_a_frame_s_cards_in_one_run_as_it_reads_each_alone(offline_run):
+    from vision.recognize import Recognizer
+
+    _, models, _ = offline_run
+    r = Recognizer(models["det"], models["cls"], second_look=0.0)
+    assert r.cls_batch
+    crops = [np.random.default_rng(k).integers(0, 256, (40, 30, 3), np.uint8) for k in range(5)]
+    alone = np.concatenate([r.read([c]) for c in crops])
+    assert np.allclose(r.read(crops), alone, atol=1e-5)
+
+
+@pytest.mark.parametrize("stage", ["det", "cls"])
+def test_a_checkpoint_recovered_from_a_shipped_onnx_computes_what_the_onnx_computes(offline_run, stage):
+    """Only the ONNX files ship; vision.recover makes a .pt to fine-tune from them again."""
+    import onnxruntime as ort
+    import torch
+    from ultralytics import YOLO
+
+    from vision.recover import recover, scene_images
+
+    out, models, _ = offline_run
+    pt = recover(models[stage], out / f"{stage}-recovered.pt", samples=8)
+    session = ort.InferenceSession(str(models[stage]), providers=["CPUExecutionProvider"])
+    size = session.get_inputs()[0].shape[2]
+    x = scene_images(2, size, "obb" if stage == "det" else "classify", seed=5)
+    want = np.concatenate([session.run(None, {"images": x[i:i + 1]})[0] for i in range(2)])
+    with torch.no_grad():
+        got = YOLO(str(pt)).model.float().eval()(torch.from_numpy(x))
+    got = (got[0] if isinstance(got, (tuple, list)) else got).numpy()
+    assert np.allclose(got, want, rtol=1e-3, atol=1e-3 * np.abs(want).max())
 
 
 def test_detect_without_a_model_is_a_clear_error(tmp_path, capsys):

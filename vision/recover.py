@@ -1,0 +1,160 @@
+"""A trainable Ultralytics checkpoint from a shipped ONNX model, to fine-tune it again.
+
+Only the ONNX files ship (``models/``); the ``.pt`` a round was trained to stays in that machine's
+``runs/``. Export fused each convolution with its batch norm, so the ONNX holds ``W`` and ``b`` of
+``W x + b``. Here each is unfused again: the convolution keeps ``W`` and its batch norm is set to
+the mean ``m`` and variance ``v`` the convolution's outputs have on training-like images, with
+scale ``sqrt(v + eps)`` and shift ``m + b``. In eval mode that is ``W x + b`` exactly; in training,
+where a batch norm uses each batch's own statistics, it is close to it from the first step, so a
+fine-tuning starts from the shipped model rather than from a disturbed one.
+
+``python -m vision.recover models/card-detector.onnx runs/det-v2.pt`` (the classifier likewise).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+from pathlib import Path
+
+import numpy as np
+
+from . import offline  # noqa: F401  (must precede ultralytics)
+
+YAMLS = {"obb": "yolo11n-obb.yaml", "classify": "yolo11n-cls.yaml"}
+
+
+def onnx_weights(path: Path) -> tuple[dict[str, np.ndarray], dict[str, str]]:
+    """The initializers of an exported model, by name, and its metadata."""
+    import onnx  # noqa: PLC0415
+    from onnx import numpy_helper  # noqa: PLC0415
+
+    model = onnx.load(str(path))
+    weights = {t.name: numpy_helper.to_array(t).copy() for t in model.graph.initializer}
+    return weights, {p.key: p.value for p in model.metadata_props}
+
+
+def build_model(meta: dict[str, str]):
+    """The untrained network the ONNX was exported from (its task, classes and input size)."""
+    from ultralytics.nn.tasks import ClassificationModel, OBBModel  # noqa: PLC0415
+
+    names = ast.literal_eval(meta["names"])
+    task = meta["task"]
+    if task not in YAMLS:
+        raise ValueError(f"cannot recover a {task!r} model (only {', '.join(YAMLS)})")
+    cls = OBBModel if task == "obb" else ClassificationModel
+    model = cls(YAMLS[task], nc=len(names), verbose=False)
+    model.names = names
+    return model, task, ast.literal_eval(meta["imgsz"])[0]
+
+
+def load_fused(model, weights: dict[str, np.ndarray]) -> list:
+    """Put the fused weights in; each batch norm passes ``x + b`` for now. Returns the batch norms'
+    convolutions (Ultralytics ``Conv`` modules) for the calibration."""
+    import torch  # noqa: PLC0415
+
+    convs, used, norms = [], set(), []
+    state = model.state_dict()
+    for name, module in model.named_modules():
+        if hasattr(module, "conv") and hasattr(module, "bn") and isinstance(module.bn, torch.nn.BatchNorm2d):
+            w, b = weights[f"{name}.conv.weight"], weights[f"{name}.conv.bias"]
+            used |= {f"{name}.conv.weight", f"{name}.conv.bias"}
+            with torch.no_grad():
+                module.conv.weight.copy_(torch.from_numpy(w))
+                module.bn.weight.fill_(1.0)
+                module.bn.bias.copy_(torch.from_numpy(b))
+                module.bn.running_mean.zero_()
+                module.bn.running_var.fill_(1.0 - module.bn.eps)
+            module.fused_bias = b
+            convs.append(module)
+            norms.append(f"{name}.bn.")
+    with torch.no_grad():
+        for key, value in weights.items():
+            if key in used or key not in state:
+                continue
+            if tuple(state[key].shape) != value.shape:
+                raise ValueError(f"{key}: shape {value.shape} in the ONNX, {tuple(state[key].shape)} in the network")
+            state[key].copy_(torch.from_numpy(value))
+            used.add(key)
+    missing = [k for k in state if k not in used and not k.startswith(tuple(norms)) and ".dfl." not in k]
+    if missing:
+        raise ValueError(f"weights the ONNX does not hold: {', '.join(missing[:5])}")
+    return convs
+
+
+def calibrate(model, convs: list, images: np.ndarray) -> None:
+    """Set each batch norm to the statistics of its convolution's outputs on ``images`` (N×3×S×S,
+    0..1), keeping every output as it was (see the module's docstring)."""
+    import torch  # noqa: PLC0415
+
+    stats: dict[int, list] = {}
+
+    def hook(module, _inputs, out):
+        x = out.detach().double()
+        stats.setdefault(id(module), []).append((x.mean(dim=(0, 2, 3)), (x * x).mean(dim=(0, 2, 3))))
+
+    handles = [c.conv.register_forward_hook(hook) for c in convs]
+    model.eval()
+    with torch.no_grad():
+        for batch in np.array_split(images, max(1, len(images) // 16)):
+            model(torch.from_numpy(batch))
+    for h in handles:
+        h.remove()
+    with torch.no_grad():
+        for c in convs:
+            first, second = (torch.stack(v).mean(0) for v in zip(*stats[id(c.conv)]))
+            var = (second - first * first).clamp_min(1e-6)
+            c.bn.running_mean.copy_(first.float())
+            c.bn.running_var.copy_(var.float())
+            c.bn.weight.copy_(torch.sqrt(var + c.bn.eps).float())
+            c.bn.bias.copy_(first.float() + torch.from_numpy(c.fused_bias))
+            del c.fused_bias
+
+
+def scene_images(n: int, size: int, task: str, seed: int = 424_242) -> np.ndarray:
+    """Training-like inputs: generated scenes letterboxed (detector) or card crops (classifier)."""
+    from datasets.art import all_packs  # noqa: PLC0415
+    from datasets.scenes import render_scene  # noqa: PLC0415
+
+    from .geometry import rectify  # noqa: PLC0415
+    from .recognize import letterbox  # noqa: PLC0415
+
+    packs, out = all_packs(), []
+    i = 0
+    while len(out) < n:
+        scene = render_scene(seed + i, packs)
+        i += 1
+        if task == "obb":
+            out.append(letterbox(scene.image, size)[0])
+        else:
+            out += [rectify(scene.image, c.quad, (size, size)) for c in scene.labelled()]
+    return np.stack(out[:n]).transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+
+
+def recover(onnx_path: Path, out: Path, samples: int = 128) -> Path:
+    """Write an Ultralytics checkpoint that computes what ``onnx_path`` computes."""
+    import torch  # noqa: PLC0415
+
+    weights, meta = onnx_weights(onnx_path)
+    model, task, size = build_model(meta)
+    convs = load_fused(model, weights)
+    calibrate(model, convs, scene_images(samples, size, task))
+    model.args = {"imgsz": size, "task": task}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"model": model, "train_args": {"imgsz": size, "task": task}, "epoch": -1,
+                "date": meta.get("date"), "version": meta.get("version"),
+                "recovered_from": str(onnx_path)}, out)
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("onnx", type=Path)
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--samples", type=int, default=128, help="images the batch norms are calibrated on")
+    args = ap.parse_args(argv)
+    print(recover(args.onnx, args.out, args.samples))
+
+
+if __name__ == "__main__":
+    main()
