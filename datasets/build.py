@@ -23,7 +23,7 @@ import numpy as np
 
 from .art import CROP_CLASSES, DEFAULT_GROUPS, PACK_GROUPS, packs_of, parse_groups
 from .crops import detector_crop, render_card_crop
-from .scenes import SceneOptions, render_scene
+from .scenes import LAYOUTS, SceneOptions, render_scene
 
 SPLIT_SALT = {"train": 0, "val": 1_000_003}
 
@@ -38,10 +38,10 @@ def obb_label_line(quad: np.ndarray, w: int, h: int) -> str:
 
 
 def write_scene(out: Path, split: str, i: int, seed: int, crops_per_card: int = 1,
-                groups: tuple[str, ...] = DEFAULT_GROUPS) -> int:
+                groups: tuple[str, ...] = DEFAULT_GROUPS, layouts: tuple[float, ...] = SceneOptions.layouts) -> int:
     """Render one scene, write its image, labels and crops; returns the number of cards labelled."""
     rng = np.random.default_rng(scene_seed(seed, split, i) + 17)
-    scene = render_scene(scene_seed(seed, split, i), packs_of(groups), SceneOptions())
+    scene = render_scene(scene_seed(seed, split, i), packs_of(groups), SceneOptions(layouts=layouts))
     h, w = scene.image.shape[:2]
     name = f"{split}_{i:06d}"
     bgr = scene.image[..., ::-1]
@@ -71,11 +71,10 @@ def write_card_crop(out: Path, split: str, i: int, seed: int, groups: tuple[str,
     return 0
 
 
-def _job(args: tuple[str, str, str, int, int, int, tuple[str, ...], tuple[str, ...]]) -> int:
-    kind, out, split, i, seed, crops, groups, classes = args
-    if kind == "closeup":
-        return write_card_crop(Path(out), split, i, seed, groups, classes)
-    return write_scene(Path(out), split, i, seed, crops, groups)
+def _job(args: tuple) -> int:
+    """A worker's job: ("scene", write_scene's arguments) or ("closeup", write_card_crop's)."""
+    kind, *rest = args
+    return (write_card_crop if kind == "closeup" else write_scene)(*rest)
 
 
 def run_jobs(job: Callable[[Any], int], jobs: list, workers: int | None, progress: bool, desc: str, unit: str,
@@ -108,19 +107,20 @@ def check_options(groups: tuple[str, ...], classes: tuple[str, ...]) -> None:
 
 def build(out: Path, train: int, val: int, seed: int = 1, workers: int | None = None,
           crops_per_card: int = 1, card_crops: int = 0, progress: bool = True,
-          groups: tuple[str, ...] = DEFAULT_GROUPS, classes: tuple[str, ...] = tuple(CROP_CLASSES)) -> Path:
+          groups: tuple[str, ...] = DEFAULT_GROUPS, classes: tuple[str, ...] = tuple(CROP_CLASSES),
+          layouts: tuple[float, ...] = SceneOptions.layouts) -> Path:
     """Build both datasets under ``out`` (plus ``card_crops`` close-up classifier crops of
-    ``classes``, a tenth as many for validation) from the packs of ``groups``; returns the
-    detector's ``data.yaml``."""
+    ``classes``, a tenth as many for validation) from the packs of ``groups``, the cards laid out
+    in the shares ``layouts`` of datasets.scenes.LAYOUTS; returns the detector's ``data.yaml``."""
     check_options(groups, classes)
     for split in ("train", "val"):
         (out / "detect" / "images" / split).mkdir(parents=True, exist_ok=True)
         (out / "detect" / "labels" / split).mkdir(parents=True, exist_ok=True)
         for code in crop_folders(train + val, crops_per_card, card_crops, classes):
             (out / "classify" / split / code).mkdir(parents=True, exist_ok=True)
-    jobs = [("scene", str(out), s, i, seed, crops_per_card, groups, classes)
-            for s, n in (("train", train), ("val", val)) for i in range(n)]
-    jobs += [("closeup", str(out), s, i, seed, 0, groups, classes)
+    jobs = [("scene", out, s, i, seed, crops_per_card, groups, layouts) for s, n in (("train", train), ("val", val))
+            for i in range(n)]
+    jobs += [("closeup", out, s, i, seed, groups, classes)
              for s, n in (("train", card_crops), ("val", card_crops // 10)) for i in range(n)]
     cards = run_jobs(_job, jobs, workers, progress, desc="scenes and crops", unit="job")
     data = out / "detect" / "data.yaml"
@@ -128,6 +128,17 @@ def build(out: Path, train: int, val: int, seed: int = 1, workers: int | None = 
     if progress:
         print(f"{train + val} scenes and {card_crops + card_crops // 10} close-ups, {cards} cards -> {out}")
     return data
+
+
+def layout_shares(text: str) -> tuple[float, ...]:
+    """``--layouts``: four non-negative weights, made to sum to 1."""
+    try:
+        weights = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        weights = ()
+    if len(weights) != len(LAYOUTS) or min(weights) < 0 or sum(weights) <= 0:
+        raise argparse.ArgumentTypeError(f"four weights, for {', '.join(LAYOUTS)}: {text!r}")
+    return tuple(w / sum(weights) for w in weights)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -145,6 +156,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--classes", default=",".join(CROP_CLASSES),
                     help="comma-separated classes the close-ups cycle through (default all 37; e.g. `back` for "
                          "a set of face-down cards alone, to mix in with `datasets.merge`)")
+    ap.add_argument("--layouts", type=layout_shares, default=SceneOptions.layouts, metavar="P,S,C,F",
+                    help="how often the cards lie in a pile, at the seats, scattered or fanned (weights; "
+                         "default 0.35,0.3,0.2,0.15)")
     args = ap.parse_args(argv)
     groups, classes = parse_groups(args.packs), parse_groups(args.classes)
     try:
@@ -152,7 +166,7 @@ def main(argv: list[str] | None = None) -> None:
     except (ValueError, FileNotFoundError) as exc:
         ap.error(str(exc))
     build(args.out, args.train, args.val, args.seed, args.workers, args.crops_per_card, args.card_crops,
-          groups=groups, classes=classes)
+          groups=groups, classes=classes, layouts=args.layouts)
 
 
 if __name__ == "__main__":

@@ -54,6 +54,7 @@ class SceneOptions:
     hand_rate: float = 0.35
     clutter_rate: float = 0.35  # paper, books, photos on the table (datasets.clutter)
     things_rate: float = 0.3  # knives, toys, cloth, mesh over the cards (datasets.things)
+    layouts: tuple[float, float, float, float] = (0.35, 0.3, 0.2, 0.15)  # shares of the LAYOUTS, summing to 1
 
 
 # ------------------------------------------------------------------------------ camera
@@ -123,11 +124,15 @@ def _rounded_mask(w: int, h: int, corner: float = 0.05) -> np.ndarray:
     return m
 
 
-def layout(rng: np.random.Generator, n: int, hom: np.ndarray, size: tuple[int, int]) -> list[tuple[float, float, float]]:
+LAYOUTS = ("pile", "seats", "scatter", "fan")
+
+
+def layout(rng: np.random.Generator, n: int, hom: np.ndarray, size: tuple[int, int],
+           shares: tuple[float, ...] = SceneOptions.layouts) -> list[tuple[float, float, float]]:
     """Card centres and rotations in the plane: a trick pile, seats round the table, scattered or fanned."""
     w, h = size
     centre = unproject(hom, np.array([[w * rng.uniform(0.3, 0.7), h * rng.uniform(0.3, 0.7)]]))[0]
-    mode = rng.choice(["pile", "seats", "scatter", "fan"], p=[0.35, 0.3, 0.2, 0.15])
+    mode = rng.choice(LAYOUTS, p=list(shares))
     if mode == "fan":  # a spread hand: each card shifted sideways over the last, turned a little more
         return fan(rng, n, centre)
     out = []
@@ -296,7 +301,7 @@ def render_scene(seed: int, packs: dict[str, dict[str, np.ndarray]], opts: Scene
         if not over:
             draw_clutter(img, ids, hom, clutter, over=False)
     placed: list[PlacedCard] = []
-    for k, ((x, y, rot), code) in enumerate(zip(layout(rng, n, hom, size), codes)):
+    for k, ((x, y, rot), code) in enumerate(zip(layout(rng, n, hom, size, opts.layouts), codes)):
         if rng.random() < opts.back_rate:
             code = BACK
         face = pack[code]

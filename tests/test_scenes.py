@@ -169,6 +169,26 @@ def test_a_fanned_hand_shows_every_card_in_part():
     assert all(0.2 < g < 0.45 for g in gaps)  # a card is about 0.65 wide: a third to two thirds shows
 
 
+def test_a_set_can_lay_its_cards_mostly_fanned():
+    from datasets.scenes import LAYOUTS, camera, layout
+
+    rng = np.random.default_rng(3)
+    hom = camera(rng, (640, 480), 0.3, 200)
+    for seed in range(5):
+        cards = layout(np.random.default_rng(seed), 4, hom, (640, 480), shares=(0, 0, 0, 1))
+        gaps = [np.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(cards, cards[1:])]
+        assert np.ptp(gaps) < 1e-5 and 0.2 < gaps[0] < 0.45  # evenly spread, each card partly over the last
+    assert LAYOUTS[-1] == "fan"
+
+
+def test_the_build_command_refuses_layout_shares_that_are_not_four_weights(tmp_path, capsys):
+    for bad in ("1,2", "1,1,1,x", "0,0,0,0", "1,1,1,-1"):
+        with pytest.raises(SystemExit) as exit_:
+            build_cli.main([str(tmp_path / "out"), "--layouts", bad])
+        assert exit_.value.code == 2 and "four weights" in capsys.readouterr().err
+    assert build_cli.layout_shares("1,1,1,1") == (0.25, 0.25, 0.25, 0.25)
+
+
 def test_knives_toys_cloth_and_mesh_over_cards_cover_them_and_are_never_cards(packs):
     """Things over the cards lower what shows of them; the same seed lays the same cards."""
     covered = 0
