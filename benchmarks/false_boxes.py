@@ -20,9 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from chratze.cli import model_options, recognizer_from  # noqa: E402
 from vision.evaluate import greedy_match, image_for, read_image, read_voc, real_photos  # noqa: E402
 from vision.geometry import box_iou, box_within  # noqa: E402
-from vision.recognize import CLASSIFIER, DETECTOR, Recognizer  # noqa: E402
 
 
 def kind(box, cards: list) -> str:
@@ -39,14 +39,13 @@ def kind(box, cards: list) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--detector", default=str(DETECTOR))
-    ap.add_argument("--classifier", default=str(CLASSIFIER))
+    model_options(ap)
     ap.add_argument("--real", type=Path, help="labelled real photos (default: real/poker-photos in the shared folder)")
     args = ap.parse_args()
     args.real = args.real or real_photos()
     if not args.real.is_dir():
         raise SystemExit(f"error: real photos not found at {args.real} (set CHRATZE_SHARED or --real)")
-    rec = Recognizer(Path(args.detector), Path(args.classifier))
+    rec = recognizer_from(args)
     kinds: Counter = Counter()
     boxes = 0
     for xml in sorted(args.real.glob("*.xml")):

@@ -25,6 +25,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from chratze.cli import model_options, recognizer_from  # noqa: E402
 from datasets.art import SCANNED_PACKS, scanned_pack  # noqa: E402
 from datasets.virtual_table import TruthCamera, render_hand, table_events  # noqa: E402
 from engine.events import CardCorrected, CardPlayed, UpcardShown  # noqa: E402
@@ -32,7 +33,6 @@ from engine.session import Session, resolve  # noqa: E402
 from engine.simulate import simulate_hand  # noqa: E402
 from vision.layout import TableLayout  # noqa: E402
 from vision.live import LiveTable, run  # noqa: E402
-from vision.recognize import CLASSIFIER, DETECTOR, SECOND_LOOK, Recognizer  # noqa: E402
 from vision.table_check import check_hand  # noqa: E402
 from vision.watch import Watcher  # noqa: E402
 
@@ -76,14 +76,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--reader", choices=["model", "truth"], default="model")
     ap.add_argument("--no-zones", action="store_true", help="assign cards by play order instead of zones")
     ap.add_argument("--reuse", type=int, default=2, help="frames a still card keeps its class (0: classify every frame)")
-    ap.add_argument("--second-look", type=float, default=SECOND_LOOK, help="see `chratze detect --help`")
     ap.add_argument("--verbose", action="store_true")
-    ap.add_argument("--detector", default=str(DETECTOR))
-    ap.add_argument("--classifier", default=str(CLASSIFIER))
+    model_options(ap)
     args = ap.parse_args(argv)
     recognizer = None
     if args.reader == "model":
-        recognizer = Recognizer(args.detector, args.classifier, reuse_frames=args.reuse, second_look=args.second_look)
+        recognizer = recognizer_from(args, reuse_frames=args.reuse)
     rows = []
     t0 = time.time()
     for seed in range(args.first_seed, args.first_seed + args.hands):

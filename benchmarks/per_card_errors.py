@@ -18,8 +18,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from chratze.cli import model_options, recognizer_from  # noqa: E402
 from vision.evaluate import generated_scenes, greedy_match, quad_iou  # noqa: E402
-from vision.recognize import CLASSIFIER, DETECTOR, SECOND_LOOK, Recognizer  # noqa: E402
 
 IN_VIEW = ((0.6, "in view < 60 %"), (0.9, "in view 60-90 %"), (float("inf"), "in view >= 90 %"))
 FIT = ((0.7, "box IoU 0.5-0.7"), (0.85, "box IoU 0.7-0.85"), (float("inf"), "box IoU >= 0.85"))
@@ -32,11 +32,9 @@ def band(value: float, bands: tuple) -> str:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=200)
-    ap.add_argument("--detector", default=str(DETECTOR))
-    ap.add_argument("--classifier", default=str(CLASSIFIER))
-    ap.add_argument("--second-look", type=float, default=SECOND_LOOK)
+    model_options(ap)
     args = ap.parse_args(argv)
-    rec = Recognizer(Path(args.detector), Path(args.classifier), second_look=args.second_look)
+    rec = recognizer_from(args)
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # cards, found, right
     confused: Counter = Counter()
     for scene in generated_scenes(args.scenes):

@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from chratze.cli import model_options, recognizer_from  # noqa: E402
 from datasets.art import all_packs  # noqa: E402
 from datasets.scenes import SceneOptions, render_scene  # noqa: E402
-from vision.recognize import CLASSIFIER, DETECTOR, SECOND_LOOK, Recognizer  # noqa: E402
 
 
 def five_card_frames(n: int) -> list:
@@ -37,12 +37,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--frames", type=int, default=100)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--detector", default=str(DETECTOR))
-    ap.add_argument("--classifier", default=str(CLASSIFIER))
-    ap.add_argument("--second-look", type=float, default=SECOND_LOOK,
-                    help="read a card again, other end up, below this probability (1.01: every card, the worst case)")
+    model_options(ap)  # --second-look 1.01 reads every card twice: the worst case
     args = ap.parse_args()
-    rec = Recognizer(args.detector, args.classifier, threads=args.threads, second_look=args.second_look)
+    rec = recognizer_from(args, threads=args.threads)
     frames = five_card_frames(args.frames)
     for f in frames[:5]:
         rec(f)  # warm up

@@ -58,17 +58,18 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _recognizer(args: argparse.Namespace):
+def recognizer_from(args: argparse.Namespace, **extra):
+    """The recognizer the options of :func:`model_options` ask for (the benchmarks take them too)."""
     from vision.recognize import Recognizer
 
-    return Recognizer(args.detector, args.classifier, conf=args.conf, second_look=args.second_look)
+    return Recognizer(args.detector, args.classifier, conf=args.conf, second_look=args.second_look, **extra)
 
 
 def _detect(args: argparse.Namespace) -> int:
     from vision.recognize import ModelMissing, read_image
 
     try:
-        recognize = _recognizer(args)
+        recognize = recognizer_from(args)
     except ModelMissing as exc:
         print(f"chratze detect: {exc}", file=sys.stderr)
         return 2
@@ -97,7 +98,7 @@ def _detect(args: argparse.Namespace) -> int:
 def _eval_detector(args: argparse.Namespace) -> int:
     from vision.evaluate import classify_real_boxes, evaluate_generated, evaluate_real, real_photos
 
-    recognize = _recognizer(args)
+    recognize = recognizer_from(args)
     if args.scenes:
         rep = evaluate_generated(recognize, args.scenes, things_rate=args.things)
         title = "generated validation scenes" + (f" (things over cards in {args.things:.0%})" if args.things else "")
@@ -125,7 +126,7 @@ def per_rank(confusion: dict[tuple[str, str], int]) -> str:
     return ", ".join(f"{r} {right[r]}/{total[r]}" for r in ranks)
 
 
-def _model_args(p: argparse.ArgumentParser) -> None:
+def model_options(p: argparse.ArgumentParser) -> None:
     from vision.recognize import CLASSIFIER, DETECTOR, SECOND_LOOK
 
     p.add_argument("--detector", type=Path, default=DETECTOR)
@@ -155,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("detect", help="find and name the cards in images")
     p.add_argument("images", nargs="+")
     p.add_argument("--json", action="store_true")
-    _model_args(p)
+    model_options(p)
     p.set_defaults(run=_detect)
 
     p = sub.add_parser("eval-detector", help="recall, precision, accuracy and mAP of the shipped model")
@@ -165,12 +166,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "every model round was measured on)")
     p.add_argument("--real", help="labelled real photos (default: real/poker-photos in the shared folder)")
     p.add_argument("--limit", type=int, default=None, help="at most this many real photos")
-    _model_args(p)
+    model_options(p)
     p.set_defaults(run=_eval_detector)
 
     from .table_cli import add_commands
 
-    add_commands(sub, _model_args)
+    add_commands(sub, model_options)
     from webui.serve import add_command
 
     add_command(sub)

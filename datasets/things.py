@@ -70,7 +70,7 @@ def blob(rng: np.random.Generator, size: tuple[int, int], at: np.ndarray, scale:
 def cloth(rng: np.random.Generator, size: tuple[int, int], at: np.ndarray, scale: float) -> Layer:
     """A sleeve or jacket: a large dark soft lump with folds, reaching over part of a card."""
     w, h = size
-    rgb, mask = blob(rng, size, at, scale * rng.uniform(1.6, 2.6))
+    _, mask = blob(rng, size, at, scale * rng.uniform(1.6, 2.6))  # its shape; the cloth has its own colour
     dark = rng.uniform(10, 80) * np.array([1, rng.uniform(0.9, 1.1), rng.uniform(0.9, 1.4)], np.float32)
     folds = cv2.GaussianBlur(rng.normal(0, 1, (h, w)).astype(np.float32), (0, 0), scale * 0.08)
     folds = 1 + 0.4 * folds / max(float(np.abs(folds).max()), 1e-6)
