@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import offline  # noqa: F401  (must precede ultralytics)
+from . import offline  # must precede ultralytics
 
 YAMLS = {"obb": "yolo11n-obb.yaml", "classify": "yolo11n-cls.yaml"}
 
@@ -36,6 +36,7 @@ def onnx_weights(path: Path) -> tuple[dict[str, np.ndarray], dict[str, str]]:
 
 def build_model(meta: dict[str, str]):
     """The untrained network the ONNX was exported from (its task, classes and input size)."""
+    offline.settings_offline()
     from ultralytics.nn.tasks import ClassificationModel, OBBModel  # noqa: PLC0415
 
     names = ast.literal_eval(meta["names"])
