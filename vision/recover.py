@@ -66,7 +66,6 @@ def load_fused(model, weights: dict[str, np.ndarray]) -> list:
                 module.bn.bias.copy_(torch.from_numpy(b))
                 module.bn.running_mean.zero_()
                 module.bn.running_var.fill_(1.0 - module.bn.eps)
-            module.fused_bias = b
             convs.append(module)
             norms.append(f"{name}.bn.")
     with torch.no_grad():
@@ -85,7 +84,8 @@ def load_fused(model, weights: dict[str, np.ndarray]) -> list:
 
 def calibrate(model, convs: list, images: np.ndarray) -> None:
     """Set each batch norm to the statistics of its convolution's outputs on ``images`` (N×3×S×S,
-    0..1), keeping every output as it was (see the module's docstring)."""
+    0..1), keeping every output as it was (see the module's docstring). Expects the batch norms
+    as :func:`load_fused` left them."""
     import torch  # noqa: PLC0415
 
     stats: dict[int, list] = {}
@@ -108,8 +108,7 @@ def calibrate(model, convs: list, images: np.ndarray) -> None:
             c.bn.running_mean.copy_(first.float())
             c.bn.running_var.copy_(var.float())
             c.bn.weight.copy_(torch.sqrt(var + c.bn.eps).float())
-            c.bn.bias.copy_(first.float() + torch.from_numpy(c.fused_bias))
-            del c.fused_bias
+            c.bn.bias.add_(first.float())  # it held the fused bias b (load_fused): now mean + b
 
 
 def scene_images(n: int, size: int, task: str, seed: int = 424_242) -> np.ndarray:
