@@ -62,7 +62,8 @@ def recognizer_from(args: argparse.Namespace, **extra):
     """The recognizer the options of :func:`model_options` ask for (the benchmarks take them too)."""
     from vision.recognize import Recognizer
 
-    return Recognizer(args.detector, args.classifier, conf=args.conf, second_look=args.second_look, **extra)
+    return Recognizer(args.detector, args.classifier, conf=args.conf, second_look=args.second_look,
+                      cross_cover=args.cross_cover, **extra)
 
 
 def _detect(args: argparse.Namespace) -> int:
@@ -127,7 +128,7 @@ def per_rank(confusion: dict[tuple[str, str], int]) -> str:
 
 
 def model_options(p: argparse.ArgumentParser) -> None:
-    from vision.recognize import CLASSIFIER, DETECTOR, SECOND_LOOK
+    from vision.recognize import CLASSIFIER, CROSS_COVER, DETECTOR, SECOND_LOOK
 
     p.add_argument("--detector", type=Path, default=DETECTOR)
     p.add_argument("--classifier", type=Path, default=CLASSIFIER)
@@ -135,6 +136,9 @@ def model_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--second-look", type=float, default=SECOND_LOOK, metavar="P",
                    help="a card read with a best class less probable than P is read again with its "
                         "other end up and the two averaged (0: never)")
+    p.add_argument("--cross-cover", type=float, default=CROSS_COVER, metavar="S",
+                   help="a box lying crosswise to a surer one with this share of it inside that one is "
+                        "dropped (above 1: never)")
 
 
 def build_parser() -> argparse.ArgumentParser:

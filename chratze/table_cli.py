@@ -62,14 +62,14 @@ def _watch(args: argparse.Namespace) -> int:
     from engine.events import HandStarted
     from vision.layout import LayoutError, TableLayout
     from vision.live import LiveTable, run
-    from vision.recognize import ModelMissing, Recognizer
+    from chratze.cli import recognizer_from
+    from vision.recognize import ModelMissing
     from vision.sources import Resilient, SourceError, open_source
     from vision.watch import Watcher
 
     try:
         layout = TableLayout.load(args.layout) if args.layout else None
-        recognizer = Recognizer(args.detector, args.classifier, conf=args.conf, reuse_frames=2,
-                                second_look=args.second_look)
+        recognizer = recognizer_from(args, reuse_frames=2)
     except (LayoutError, ModelMissing) as exc:
         print(f"chratze watch: {exc}", file=sys.stderr)
         return 2
@@ -192,7 +192,7 @@ def _demo(args: argparse.Namespace) -> int:
                             taps=str(out / "taps.json"), record=str(out / "record.json"),
                             snapshots=str(out / "snapshots"), annotate=str(out / "annotated.avi"), show=False,
                             seats=None, dealer=None, detector=args.detector, classifier=args.classifier,
-                            conf=args.conf, second_look=args.second_look)
+                            conf=args.conf, second_look=args.second_look, cross_cover=args.cross_cover)
     if (out / "record.json").exists():
         (out / "record.json").unlink()
     rc = _watch(ns)

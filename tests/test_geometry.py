@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.geometry import box_cover, box_iou, order_quad, rectify
+from vision.geometry import box_cover, box_iou, crosswise, order_quad, rect_within, rectify
 
 
 def rect(cx, cy, w, h, deg):
@@ -45,3 +45,18 @@ def test_the_visible_part_of_a_covered_card_lies_within_its_box():
     assert box_iou(card, corner) < 0.3
     assert box_cover(card, corner) == box_cover(corner, card) == 1.0
     assert box_cover(card, (160, 100, 220, 190)) == 0.0
+
+
+def test_boxes_are_crosswise_when_their_long_sides_differ_by_more_than_45_degrees():
+    card = ((100.0, 100.0), (40.0, 60.0), 10.0)
+    assert crosswise(card, ((100.0, 100.0), (60.0, 40.0), 20.0))  # long sides 80 degrees apart
+    assert not crosswise(card, ((100.0, 100.0), (40.0, 60.0), 40.0))  # fanned 30 degrees
+    assert not crosswise(card, ((100.0, 100.0), (60.0, 40.0), -80.0))  # the same box, written the other way
+    assert not crosswise(card, ((100.0, 100.0), (40.0, 60.0), 170.0))  # 160 degrees apart is 20 the other way
+
+
+def test_the_share_of_an_oriented_box_inside_another():
+    card = ((100.0, 100.0), (40.0, 60.0), 0.0)
+    assert rect_within(card, card) == pytest.approx(1.0)
+    assert rect_within(((100.0, 100.0), (60.0, 40.0), 0.0), card) == pytest.approx(40 * 40 / 2400)
+    assert rect_within(((300.0, 100.0), (40.0, 60.0), 0.0), card) == 0.0

@@ -1,8 +1,10 @@
 """Detector output -> oriented boxes in image pixels: letterbox mapping and rotated NMS."""
 
+import cv2
 import numpy as np
+import pytest
 
-from vision.recognize import Recognizer, frame_box, letterbox
+from vision.recognize import CROSS_COVER, Recognizer, frame_box, letterbox
 
 
 class FakeSession:
@@ -41,11 +43,43 @@ def test_boxes_map_back_to_the_frame_and_overlaps_are_suppressed():
     assert np.allclose(q2.mean(axis=0), [500, 320], atol=1)
 
 
+def reads_of(boxes, probs):
+    """A recognizer whose detector finds ``boxes`` (rotated rects, score) and whose classifier
+    gives the rows of ``probs`` over (Ad, Kd), in that order."""
+    r = object.__new__(Recognizer)
+    r.names, r.back, r.top_k, r.reuse_frames, r._cache = ["Ad", "Kd"], None, 3, 0, []
+    r.second_look, r.cross_cover = 0.0, CROSS_COVER
+    r.detect_cards = lambda rgb: [(cv2.boxPoints(rect).astype(np.float32), score) for rect, score in boxes]
+    r.classify = lambda crops: np.array(probs[:len(crops)])
+    return r(np.zeros((480, 640, 3), np.uint8))
+
+
+def test_a_box_lying_across_a_card_and_mostly_within_it_is_no_card():
+    """Beside the stock the detector may box the card's middle and a strip of the back crosswise:
+    rotated NMS keeps it (crossed card boxes overlap at IoU < 0.5), and its crop reads as another card."""
+    card, across = ((320, 240), (80, 128), 20.0), ((322, 246), (128, 80), 20.0)
+    found = reads_of([(card, 0.8), (across, 0.6)], [[0.95, 0.05], [0.1, 0.9]])
+    assert [d.card for d in found] == ["Ad"]
+
+
+def test_of_two_crossed_boxes_on_one_card_the_better_read_stays_whatever_the_detector_scored():
+    # a card at 45 degrees boxed along and across: the box across it scored higher, its crop reads worse
+    along, across = ((320, 240), (128, 80), -45.0), ((326, 250), (80, 128), -49.0)
+    found = reads_of([(across, 0.86), (along, 0.82)], [[0.45, 0.55], [0.05, 0.95]])
+    assert len(found) == 1 and found[0].card == "Kd" and found[0].detector_score == pytest.approx(0.82)
+
+
+def test_the_lower_of_two_crossed_cards_stays_while_much_of_it_is_in_view():
+    upper, lower = ((320, 240), (80, 128), 0.0), ((370, 240), (128, 80), 0.0)  # half of the lower one sticks out
+    found = reads_of([(upper, 0.8), (lower, 0.6)], [[0.95, 0.05], [0.1, 0.9]])
+    assert sorted(d.card for d in found) == ["Ad", "Kd"]
+
+
 def test_a_box_the_classifier_names_back_is_no_card_in_view():
     """The stock lies face down beside the upcard: its box must not become the card it looks most like."""
     r = object.__new__(Recognizer)
     r.names, r.back, r.top_k, r.reuse_frames, r._cache = ["Ad", "Ah", "back"], 2, 3, 0, []
-    r.second_look = 0.0
+    r.second_look, r.cross_cover = 0.0, CROSS_COVER
     quad = np.array([[100, 100], [160, 100], [160, 190], [100, 190]], np.float32)
     r.detect_cards = lambda rgb: [(quad, 0.9), (quad + 200, 0.8)]
     reads = iter([np.array([0.3, 0.1, 0.6]), np.array([0.2, 0.7, 0.1])])
@@ -60,7 +94,7 @@ def test_a_card_cut_by_the_edge_of_the_picture_is_boxed_where_it_is_in_view():
     assert frame_box(quad, 640, 480) == (0.0, 100.0, 60.0, 230.0)
     r = object.__new__(Recognizer)
     r.names, r.back, r.top_k, r.reuse_frames, r._cache = ["Ad", "Ah"], None, 3, 0, []
-    r.second_look = 0.0
+    r.second_look, r.cross_cover = 0.0, CROSS_COVER
     r.detect_cards = lambda rgb: [(quad, 0.9)]
     r.classify = lambda crops: np.array([[0.8, 0.2]] * len(crops))
     (card,) = r(np.zeros((480, 640, 3), np.uint8))

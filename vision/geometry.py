@@ -82,3 +82,26 @@ def box_cover(a: tuple[float, float, float, float], b: tuple[float, float, float
     """Share of the smaller box inside the other: 1.0 when the visible part of a half-covered
     card lies within the card's earlier box, although their IoU is low."""
     return max(box_within(a, b), box_within(b, a))
+
+
+Rect = tuple[tuple[float, float], tuple[float, float], float]  # OpenCV's rotated rect: centre, size, degrees
+
+
+def crosswise(a: Rect, b: Rect, limit: float = 45.0) -> bool:
+    """The long sides of two oriented boxes lie more than ``limit`` degrees apart."""
+    d = abs(_long_axis(a) - _long_axis(b)) % 180.0
+    return min(d, 180.0 - d) > limit
+
+
+def _long_axis(r: Rect) -> float:
+    (_, _), (w, h), angle = r
+    return angle if w >= h else angle + 90.0
+
+
+def rect_within(a: Rect, b: Rect) -> float:
+    """Share of oriented box ``a`` that lies inside oriented box ``b``."""
+    area = a[1][0] * a[1][1]
+    kind, pts = cv2.rotatedRectangleIntersection(a, b)
+    if kind == cv2.INTERSECT_NONE or pts is None or area <= 0:
+        return 0.0
+    return float(cv2.contourArea(cv2.convexHull(pts)) / area)
