@@ -9,7 +9,8 @@ pack (French and German in turn), a camera tilted 0-35 degrees and its own light
 refereed result (trick winners, flags, pot, payouts) equals the record's, wrong card events,
 missed events, cards first recorded wrong and corrected by the camera's own re-read, processed
 frames per second, and the time from a card lying still to its right event (the frames it took,
-plus the time to process one frame; a corrected card counts from its correction).
+plus the time to process one frame; a corrected card counts from its correction; a card carried only
+a short way is often named before the renderer lays it exactly still, and counts negative).
 """
 
 from __future__ import annotations
@@ -50,9 +51,8 @@ def one_hand(seed: int, reader: str, recognizer, zones: bool) -> dict:
     left = run(table, camera.frames(), [(tap.t, tap.event) for tap in vh.taps])
     check = check_hand(record, session)
     per_frame = table.timing.busy / max(1, table.timing.frames)
-    still = {(v.card): v.t for v in vh.visuals if v.kind in ("upcard", "play", "swap")}
-    named = camera_named(session.log)
-    lat = [t - still[code] + per_frame for code, t in named.values() if code in still]
+    still = {(v.kind, v.card): v.t for v in vh.visuals if v.kind in ("upcard", "play")}
+    lat = [t - still[key] + per_frame for key, t in camera_named(session.log).values() if key in still]
     corrected = sum(isinstance(ev, CardCorrected) for ev in session.log)
     return {"seed": seed, "players": len(record[0].seats), "pack": pack, "same": check.same_result,
             "wrong": check.wrong_card_events, "missed": check.missed, "fps": 1 / per_frame if per_frame else 0,
@@ -60,12 +60,14 @@ def one_hand(seed: int, reader: str, recognizer, zones: bool) -> dict:
             "state": watcher.status()["state"]}
 
 
-def camera_named(log: list) -> dict[int, tuple[str, float]]:
-    """Log position of each upcard and play the camera recorded that is in effect -> (card, when
-    the record first named it rightly as far as the camera goes): a card first misread and then
-    corrected by a re-read counts from the correction, so a misread is no faster than waiting."""
+def camera_named(log: list) -> dict[int, tuple[tuple[str, str], float]]:
+    """Log position of each upcard and play the camera recorded that is in effect -> ((kind, card),
+    when the record first named it rightly as far as the camera goes): a card first misread and
+    then corrected by a re-read counts from the correction, so a misread is no faster than waiting.
+    The kind tells the upcard from the same card played later by the player who took it up."""
     fixed_at = {ev.target: ev.meta["t"] for ev in log if isinstance(ev, CardCorrected) and ev.meta and "t" in ev.meta}
-    return {e.position: (e.event.card.code, fixed_at.get(e.position, e.event.meta["t"])) for e in resolve(log)
+    return {e.position: (("upcard" if isinstance(e.event, UpcardShown) else "play", e.event.card.code),
+                         fixed_at.get(e.position, e.event.meta["t"])) for e in resolve(log)
             if isinstance(e.event, (UpcardShown, CardPlayed)) and e.event.meta and "t" in e.event.meta}
 
 
