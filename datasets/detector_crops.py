@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from .art import CROP_CLASSES, DEFAULT_GROUPS, PACK_GROUPS, packs_of, parse_groups
-from .build import run_jobs, scene_seed
+from .build import layout_shares, run_jobs, scene_seed
 from .scenes import Scene, SceneOptions, render_scene
 
 MIN_IOU = 0.5
@@ -55,9 +55,9 @@ def crops_of(scene: Scene, recognizer) -> list[tuple[str, np.ndarray]]:
     return crops_of_scene(scene.image, scene.labelled() + scene.backs(), recognizer)
 
 
-def _job(args: tuple[str, str, int, int, tuple[str, ...]]) -> int:
-    out, split, i, seed, groups = args
-    scene = render_scene(scene_seed(seed, split, i), packs_of(groups), SceneOptions())
+def _job(args: tuple[str, str, int, int, tuple[str, ...], tuple[float, ...]]) -> int:
+    out, split, i, seed, groups, layouts = args
+    scene = render_scene(scene_seed(seed, split, i), packs_of(groups), SceneOptions(layouts=layouts))
     crops = crops_of(scene, _recognizer)
     for k, (code, crop) in enumerate(crops):
         cv2.imwrite(str(Path(out) / "classify" / split / code / f"det_{split}_{i:06d}_{k}.jpg"), crop[..., ::-1])
@@ -65,13 +65,14 @@ def _job(args: tuple[str, str, int, int, tuple[str, ...]]) -> int:
 
 
 def build(out: Path, train: int, val: int, detector: Path, seed: int = 5, workers: int | None = None,
-          groups: tuple[str, ...] = DEFAULT_GROUPS, progress: bool = True) -> int:
+          groups: tuple[str, ...] = DEFAULT_GROUPS, progress: bool = True,
+          layouts: tuple[float, ...] = SceneOptions.layouts) -> int:
     """Write the crops; returns how many."""
     packs_of(groups)  # fail here, once, if a group is unknown or its art is missing
     for split in ("train", "val"):
         for code in CROP_CLASSES:
             (out / "classify" / split / code).mkdir(parents=True, exist_ok=True)
-    jobs = [(str(out), s, i, seed, groups) for s, n in (("train", train), ("val", val)) for i in range(n)]
+    jobs = [(str(out), s, i, seed, groups, layouts) for s, n in (("train", train), ("val", val)) for i in range(n)]
     n = run_jobs(_job, jobs, workers, progress, desc="scenes", unit="scene", initializer=_init,
                  initargs=(str(detector),))
     if progress:
@@ -91,8 +92,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--detector", type=Path, default=DETECTOR)
     ap.add_argument("--packs", default=",".join(DEFAULT_GROUPS),
                     help=f"comma-separated pack groups from {', '.join(PACK_GROUPS)}")
+    ap.add_argument("--layouts", type=layout_shares, default=SceneOptions.layouts, metavar="P,S,C,F",
+                    help="shares of pile, seats, scattered and fanned layouts, as for datasets.build")
     args = ap.parse_args(argv)
-    build(args.out, args.train, args.val, args.detector, args.seed, args.workers, parse_groups(args.packs))
+    build(args.out, args.train, args.val, args.detector, args.seed, args.workers, parse_groups(args.packs),
+          layouts=args.layouts)
 
 
 if __name__ == "__main__":

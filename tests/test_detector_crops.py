@@ -1,7 +1,9 @@
 """Classifier crops cut at the detector's own boxes (datasets.detector_crops)."""
 
 import numpy as np
+import pytest
 
+import datasets.detector_crops as dc
 from datasets.detector_crops import crops_of, crops_of_scene
 from datasets.scenes import PlacedCard, Scene
 
@@ -55,3 +57,20 @@ def test_a_box_on_a_face_down_card_is_cut_under_back():
     scene = Scene(image_with({(20, 20): (255, 0, 0), (200, 100): (0, 0, 255)}), cards)
     crops = crops_of(scene, BoxesAt([c.quad for c in cards]))
     assert sorted(code for code, _ in crops) == ["Ah", "back"]
+
+
+def test_the_crop_jobs_lay_their_scenes_out_in_the_shares_asked(monkeypatch, tmp_path):
+    """Crops of fanned cards at the detector's boxes need scenes fanned as often as asked."""
+    seen = []
+    monkeypatch.setattr(dc, "packs_of", lambda groups: {})
+    monkeypatch.setattr(dc, "render_scene", lambda seed, packs, opts: seen.append(opts.layouts) or Scene(
+        np.zeros((240, 320, 3), np.uint8)))
+    monkeypatch.setattr(dc, "_recognizer", BoxesAt([]))
+    assert dc._job((str(tmp_path), "train", 0, 24, ("drawn",), (0.0, 0.0, 0.0, 1.0))) == 0
+    assert seen == [(0.0, 0.0, 0.0, 1.0)]
+
+
+def test_the_crop_command_refuses_layout_shares_that_are_not_four_weights(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        dc.main([str(tmp_path / "out"), "--layouts", "1,2"])
+    assert exit_.value.code == 2 and "four weights" in capsys.readouterr().err
