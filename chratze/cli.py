@@ -137,8 +137,8 @@ def model_options(p: argparse.ArgumentParser) -> None:
                    help="a card read with a best class less probable than P is read again with its "
                         "other end up and the two averaged (0: never)")
     p.add_argument("--cross-cover", type=float, default=CROSS_COVER, metavar="S",
-                   help="a box lying crosswise to a surer one with this share of it inside that one is "
-                        "dropped (above 1: never)")
+                   help="a box lying crosswise to a better-read one with this share of it inside that one's "
+                        "box is dropped (above 1: never)")
 
 
 def build_parser() -> argparse.ArgumentParser:

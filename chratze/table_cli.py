@@ -58,11 +58,11 @@ def _printer(t0: list[float]):
 
 # ------------------------------------------------------------------ watch
 def _watch(args: argparse.Namespace) -> int:
+    from chratze.cli import recognizer_from
     from engine import history
     from engine.events import HandStarted
     from vision.layout import LayoutError, TableLayout
     from vision.live import LiveTable, run
-    from chratze.cli import recognizer_from
     from vision.recognize import ModelMissing
     from vision.sources import Resilient, SourceError, open_source
     from vision.watch import Watcher
