@@ -188,11 +188,11 @@ def _demo(args: argparse.Namespace) -> int:
     print(f"rendering hand {args.hand} of {EXAMPLE.name} as a webcam video (no camera attached) ...", flush=True)
     vh, record, rules = render_record_hand(EXAMPLE, args.hand, args.seed)
     _write_virtual_table(vh, out)
-    ns = argparse.Namespace(source=str(out / "table.avi"), layout=str(out / "layout.json"),
-                            taps=str(out / "taps.json"), record=str(out / "record.json"),
-                            snapshots=str(out / "snapshots"), annotate=str(out / "annotated.avi"), show=False,
-                            seats=None, dealer=None, detector=args.detector, classifier=args.classifier,
-                            conf=args.conf, second_look=args.second_look, cross_cover=args.cross_cover)
+    # `watch` on the rendered video, with this command's model options as they are (every one of them)
+    ns = argparse.Namespace(**{**vars(args), "source": str(out / "table.avi"), "layout": str(out / "layout.json"),
+                               "taps": str(out / "taps.json"), "record": str(out / "record.json"),
+                               "snapshots": str(out / "snapshots"), "annotate": str(out / "annotated.avi"),
+                               "show": False, "seats": None, "dealer": None})
     if (out / "record.json").exists():
         (out / "record.json").unlink()
     rc = _watch(ns)

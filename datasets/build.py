@@ -141,6 +141,13 @@ def layout_shares(text: str) -> tuple[float, ...]:
     return tuple(w / sum(weights) for w in weights)
 
 
+def layouts_option(ap: argparse.ArgumentParser) -> None:
+    """``--layouts``, for every command that renders scenes."""
+    ap.add_argument("--layouts", type=layout_shares, default=SceneOptions.layouts, metavar="P,S,C,F",
+                    help="how often the cards lie in a pile, at the seats, scattered or fanned (weights; "
+                         "default 0.35,0.3,0.2,0.15)")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path)
@@ -156,9 +163,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--classes", default=",".join(CROP_CLASSES),
                     help="comma-separated classes the close-ups cycle through (default all 37; e.g. `back` for "
                          "a set of face-down cards alone, to mix in with `datasets.merge`)")
-    ap.add_argument("--layouts", type=layout_shares, default=SceneOptions.layouts, metavar="P,S,C,F",
-                    help="how often the cards lie in a pile, at the seats, scattered or fanned (weights; "
-                         "default 0.35,0.3,0.2,0.15)")
+    layouts_option(ap)
     args = ap.parse_args(argv)
     groups, classes = parse_groups(args.packs), parse_groups(args.classes)
     try:

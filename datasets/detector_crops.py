@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from .art import CROP_CLASSES, DEFAULT_GROUPS, PACK_GROUPS, packs_of, parse_groups
-from .build import layout_shares, run_jobs, scene_seed
+from .build import layouts_option, run_jobs, scene_seed
 from .scenes import Scene, SceneOptions, render_scene
 
 MIN_IOU = 0.5
@@ -92,8 +92,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--detector", type=Path, default=DETECTOR)
     ap.add_argument("--packs", default=",".join(DEFAULT_GROUPS),
                     help=f"comma-separated pack groups from {', '.join(PACK_GROUPS)}")
-    ap.add_argument("--layouts", type=layout_shares, default=SceneOptions.layouts, metavar="P,S,C,F",
-                    help="shares of pile, seats, scattered and fanned layouts, as for datasets.build")
+    layouts_option(ap)
     args = ap.parse_args(argv)
     build(args.out, args.train, args.val, args.detector, args.seed, args.workers, parse_groups(args.packs),
           layouts=args.layouts)
