@@ -38,11 +38,11 @@ from vision.table_check import check_hand  # noqa: E402
 from vision.watch import Watcher  # noqa: E402
 
 
-def one_hand(seed: int, reader: str, recognizer, zones: bool) -> dict:
+def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False) -> dict:
     sim = simulate_hand(random.Random(seed), players=3 + seed % 4, illegal_rate=0.1)
     record = table_events(sim.events)
     pack = SCANNED_PACKS[seed % 2]
-    vh = render_hand(record, scanned_pack(pack), seed=seed)
+    vh = render_hand(record, scanned_pack(pack), seed=seed, pile=pile)
     frames = [(t, img, truth) for t, img, truth in vh.frames()]  # rendered before timing starts
     session = Session()
     watcher = Watcher(session, TableLayout.from_dict({"zones": vh.zones}) if zones else None)
@@ -77,6 +77,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--reader", choices=["model", "truth"], default="model")
     ap.add_argument("--no-zones", action="store_true", help="assign cards by play order instead of zones")
+    ap.add_argument("--pile", action="store_true",
+                    help="each trick played into one pile in the middle, at any angle (implies --no-zones)")
     ap.add_argument("--reuse", type=int, default=2, help="frames a still card keeps its class (0: classify every frame)")
     ap.add_argument("--verbose", action="store_true")
     model_options(ap)
@@ -87,7 +89,7 @@ def main(argv: list[str] | None = None) -> None:
     rows = []
     t0 = time.time()
     for seed in range(args.first_seed, args.first_seed + args.hands):
-        r = one_hand(seed, args.reader, recognizer, not args.no_zones)
+        r = one_hand(seed, args.reader, recognizer, not (args.no_zones or args.pile), args.pile)
         rows.append(r)
         lat = r["latency"]
         print(f"hand seed {seed:3d}  {r['players']} players  {r['pack']:12s}  same result: {str(r['same']):5s}  "
@@ -100,7 +102,7 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"    {d}")
     lat = [x for r in rows for x in r["latency"]]
     same = sum(r["same"] for r in rows)
-    print(f"\nreader: {args.reader}; zones: {not args.no_zones}; reuse: {args.reuse}; "
+    print(f"\nreader: {args.reader}; zones: {not (args.no_zones or args.pile)}; pile: {args.pile}; reuse: {args.reuse}; "
           f"{len(rows)} hands in {time.time() - t0:.0f} s")
     print(f"same result as the record: {same}/{len(rows)}  (bar: >= 19/20)")
     print(f"hands with a wrong card event: {sum(r['wrong'] > 0 for r in rows)}  (bar: 0); "

@@ -213,15 +213,18 @@ class VirtualHand:
 
 # --------------------------------------------------------------------------- building
 def render_hand(events: list[Event], pack: dict[str, np.ndarray], seed: int, rules: HouseRules | None = None,
-                size: tuple[int, int] = (640, 480), max_tilt_deg: float = 35.0, fps: float = FPS) -> VirtualHand:
-    """Lay out one hand's effective events (``HandStarted`` first) on a virtual table."""
+                size: tuple[int, int] = (640, 480), max_tilt_deg: float = 35.0, fps: float = FPS,
+                pile: bool = False) -> VirtualHand:
+    """Lay out one hand's effective events (``HandStarted`` first) on a virtual table. ``pile``:
+    every card of a trick is played into one pile in the middle, at any angle, each over the last
+    (the zones then say nothing of who played it)."""
     start = events[0]
     if not isinstance(start, HandStarted):
         raise ValueError("a hand's events begin with hand_started")
     rng = np.random.default_rng(seed)
     seats = _seat_positions(start.seats, rng)
     hom = _fit_camera(rng, size, math.radians(rng.uniform(0, max_tilt_deg)), seats)
-    builder = _Timeline(start, rules or HouseRules(), seats, rng)
+    builder = _Timeline(start, rules or HouseRules(), seats, rng, pile)
     for ev in events:
         builder.add(ev)
     builder.finish()
@@ -285,9 +288,11 @@ class _Timeline:
 
     UPCARD = (-0.2, 0.0)
     STOCK = (-0.95, 0.0)
+    PILE = (0.5, -1.1)  # the middle of the table, clear of the row of upcards
 
-    def __init__(self, start: HandStarted, rules: HouseRules, seats: dict, rng: np.random.Generator) -> None:
-        self.rules, self.seats, self.rng = rules, seats, rng
+    def __init__(self, start: HandStarted, rules: HouseRules, seats: dict, rng: np.random.Generator,
+                 pile: bool = False) -> None:
+        self.rules, self.seats, self.rng, self.pile = rules, seats, rng, pile
         self.hand = Hand(start, rules)
         self.t = 0.6
         self.cards: list[CardOnTable] = [CardOnTable(BACK, (*self.STOCK, 0.05), -1, -1)]
@@ -359,8 +364,12 @@ class _Timeline:
 
     def _play(self, player: str, code: str) -> None:
         spot, _ = self.seats[player]
-        pose = (spot[0] + self.rng.normal(0, 0.06), spot[1] + self.rng.normal(0, 0.06),
-                math.atan2(spot[1], spot[0]) + math.pi / 2 + self.rng.normal(0, 0.15))
+        if self.pile:  # thrown onto the trick: anywhere on the last cards, at any angle
+            pose = (self.PILE[0] + self.rng.normal(0, 0.15), self.PILE[1] + self.rng.normal(0, 0.15),
+                    self.rng.uniform(0, 2 * math.pi))
+        else:
+            pose = (spot[0] + self.rng.normal(0, 0.06), spot[1] + self.rng.normal(0, 0.06),
+                    math.atan2(spot[1], spot[0]) + math.pi / 2 + self.rng.normal(0, 0.15))
         c = self._bring(code, player, pose)
         self.trick_cards.append(c)
         self.visuals.append(Visual(c.t_still, "play", code, player))

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.geometry import box_cover, box_iou, crosswise, order_quad, rect_within, rectify
+from vision.geometry import box_cover, box_iou, box_under, crosswise, order_quad, rect_within, rectify
 
 
 def rect(cx, cy, w, h, deg):
@@ -60,3 +60,10 @@ def test_the_share_of_an_oriented_box_inside_another():
     assert rect_within(card, card) == pytest.approx(1.0)
     assert rect_within(((100.0, 100.0), (60.0, 40.0), 0.0), card) == pytest.approx(40 * 40 / 2400)
     assert rect_within(((300.0, 100.0), (40.0, 60.0), 0.0), card) == 0.0
+
+
+def test_a_box_under_several_others_is_the_share_their_union_covers():
+    box = (0, 0, 10, 10)
+    assert box_under(box, [(0, 0, 5, 10), (5, 0, 10, 5)]) == pytest.approx(0.75)
+    assert box_under(box, [(0, 0, 5, 10), (0, 0, 5, 10)]) == pytest.approx(0.5)  # the union, not the sum
+    assert box_under(box, []) == 0.0

@@ -64,14 +64,14 @@ class Table:
             self.lying.pop(c)
         self.frames(16)
 
-    def to_play(self, upcard: str = "Kh") -> None:
-        """Upcard turned, Beat chratzes, Cla comes along, Anna is out, nobody exchanges."""
+    def to_play(self, upcard: str = "Kh", anna: str = "weg") -> None:
+        """Upcard turned, Beat chratzes, Cla comes along, Anna is out (or bids ``anna``), nobody exchanges."""
         self.start()
         self.lay(upcard, "upcard")
-        for p, b in (("Beat", "chratze"), ("Cla", "metcho"), ("Anna", "weg")):
+        for p, b in (("Beat", "chratze"), ("Cla", "metcho"), ("Anna", anna)):
             self.tap(BidMade(p, b))
-        self.tap(Exchanged("Beat", 0))
-        self.tap(Exchanged("Cla", 0))
+        for p in self.hand.exchange_order:
+            self.tap(Exchanged(self.hand.seats[p], 0))
 
     @property
     def hand(self):
@@ -422,3 +422,43 @@ def test_the_last_card_of_the_hand_read_anew_as_another_before_the_trick_is_gath
     t.frames(12)
     assert [c for _, c in t.played()][-2:] == ["Qd", "Ad"] and len(t.played()) == 8
     assert t.watcher.status()["state"] == "watching"
+
+
+def _across(at: str) -> tuple:
+    """A card's box laid crosswise over the card at ``at``, centred on it."""
+    x1, y1, x2, y2 = SPOT[at]
+    cx, cy, half_w, half_h = (x1 + x2) / 2, (y1 + y2) / 2, (y2 - y1) / 2, (x2 - x1) / 2
+    return cx - half_w, cy - half_h, cx + half_w, cy + half_h
+
+
+def test_a_card_played_onto_the_last_one_covers_it_and_the_table_stays_in_sync():
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.frames(4, hide={"9h"})  # Cla's hand over the trick
+    t.lying["Th"] = _across("Beat")
+    t.frames(16, hide={"9h"})  # the 9h is out of sight under the Th
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+    assert t.watcher.status()["state"] == "watching" and t.watcher.status()["covered"] == {"9h": "Th"}
+
+
+def test_a_card_dropped_onto_the_last_one_is_a_new_play_not_a_re_read():
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.lying["Th"] = _across("Beat")  # dropped from above: no frame without the 9h's spot in view
+    t.frames(16, hide={"9h"})
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+
+
+def test_lifting_the_covering_card_without_the_card_under_it_showing_is_out_of_sync():
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.frames(4, hide={"9h"})
+    t.lying["Th"] = _across("Beat")
+    t.frames(16, hide={"9h"})
+    t.lying.pop("9h")  # the 9h is gone from under it
+    t.lying["Th"] = SPOT["Cla"]  # the Th pushed aside
+    t.frames(16)
+    assert t.watcher.status()["state"] == "out_of_sync" and t.watcher.status()["missing"] == ["9h"]

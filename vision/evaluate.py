@@ -13,22 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-import cv2
 import numpy as np
 
-from .geometry import box_iou
+from .geometry import box_iou, quad_iou
 from .recognize import Detection, read_image
 
 RANK_OF_NAME = {"six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "T", "jack": "J",
                 "queen": "Q", "king": "K", "ace": "A"}
 EVAL_SEED = 987_654  # far from the training seeds
-
-
-def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
-    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
-    inter, _ = cv2.intersectConvexConvex(cv2.convexHull(a), cv2.convexHull(b))
-    union = abs(cv2.contourArea(a)) + abs(cv2.contourArea(b)) - inter
-    return float(inter / union) if union > 0 else 0.0
 
 
 def greedy_match(preds: list, gts: list, iou: Callable, thr: float) -> list[tuple[int, int, float]]:

@@ -51,6 +51,14 @@ def min_area_quad(quad: np.ndarray) -> np.ndarray:
     return cv2.boxPoints(cv2.minAreaRect(np.asarray(quad, dtype=np.float32))).astype(np.float32)
 
 
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """IoU of two convex outlines (a card's four corners, turned any way)."""
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    inter, _ = cv2.intersectConvexConvex(cv2.convexHull(a), cv2.convexHull(b))
+    union = abs(cv2.contourArea(a)) + abs(cv2.contourArea(b)) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
 def quad_iou_aabb(a: np.ndarray, b: tuple[float, float, float, float]) -> float:
     """IoU of the axis-aligned box around quad ``a`` with box ``b`` (x1, y1, x2, y2)."""
     ax1, ay1 = a.min(axis=0)
@@ -76,6 +84,21 @@ def box_within(a: tuple[float, float, float, float], b: tuple[float, float, floa
     """Share of box ``a`` that lies inside box ``b``."""
     area = _area(a)
     return float(_intersection(a, b) / area) if area > 0 else 0.0
+
+
+def box_under(a: tuple[float, float, float, float], others: list[tuple[float, float, float, float]],
+              samples: int = 16) -> float:
+    """Share of box ``a`` under the union of ``others`` (a card under several thrown onto it),
+    measured on a ``samples`` x ``samples`` grid of points in ``a``."""
+    if not others:
+        return 0.0
+    xs = np.linspace(a[0], a[2], samples)
+    ys = np.linspace(a[1], a[3], samples)
+    px, py = (v.ravel() for v in np.meshgrid(xs, ys))
+    under = np.zeros(px.shape, bool)
+    for x1, y1, x2, y2 in others:
+        under |= (px >= x1) & (px <= x2) & (py >= y1) & (py <= y2)
+    return float(under.mean())
 
 
 def box_cover(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from itertools import takewhile
 from typing import Iterable, Protocol
 
-from .geometry import box_cover, box_iou
+from .geometry import box_cover, box_iou, quad_iou
 
 
 class Read(Protocol):
@@ -60,6 +60,10 @@ class Track:
     boxes: deque = field(default_factory=deque)  # recent boxes, to tell a card lying still
     tops: deque = field(default_factory=deque)  # recent (best read, confidence), to notice a card replaced
     unbroken: bool = True  # seen without a real gap since decided: a change of reads is then a re-read
+    named_box: tuple[float, float, float, float] | None = None  # where it lay when its card was named
+    corners: list = field(default_factory=list)  # the last read's outline, where the reader gives one
+    named_corners: list = field(default_factory=list)
+    crowded: bool = False  # since named, another card was seen on it beside its own read: one was laid there
 
     def vote(self, read: Read) -> None:
         self.votes[read.card] = self.votes.get(read.card, 0.0) + read.confidence
@@ -87,6 +91,7 @@ class Stabilizer:
         """Feed one frame's reads; returns the events this frame makes certain."""
         reads = [r for r in reads if r.confidence >= self.min_conf]
         matched = self._match(reads, t)
+        self._note_crowding(reads, matched)
         events: list = []
         for track in list(self.tracks):
             read = matched.get(track.id)
@@ -95,6 +100,7 @@ class Stabilizer:
                 track.hits.popleft()
             if read is not None:
                 track.box, track.missing = read.box, 0
+                track.corners = list(getattr(read, "corners", None) or [])
                 track.vote(read)
                 _push(track.boxes, read.box, self.min_hits)
                 _push(track.tops, (read.card, read.confidence), 3 * self.window)
@@ -131,6 +137,17 @@ class Stabilizer:
                 out[tr.id] = r
         return out
 
+    def _note_crowding(self, reads: list[Read], matched: dict[int, Read]) -> None:
+        """A named card with another card's read on it in the same frame as its own has had a card
+        laid on it: when its reads then turn to another card, that is the new card, not a re-read."""
+        for track in self.tracks:
+            own = matched.get(track.id)
+            if track.card is None or own is None or track.crowded:
+                continue
+            track.crowded = any(r is not own and (box_iou(track.box, r.box) >= self.match_iou
+                                                  or box_cover(track.box, r.box) >= self.match_cover)
+                                for r in reads)
+
     def _decide(self, track: Track, t: float, impossible) -> list:
         if track.missing >= self.gone_after:
             self.tracks.remove(track)
@@ -146,7 +163,7 @@ class Stabilizer:
             return []  # no possible card has a clear majority yet: wait
         if options[0][0] / possible * total < self.min_hits * self.sure_conf:
             return []  # the card was seen only timidly so far (a hand still half over it): wait
-        track.card = options[0][1]
+        track.card, track.named_box, track.named_corners = options[0][1], track.box, track.corners
         return [CardLaid(track.id, track.card, track.box, t, options[0][0] / possible, track.first_seen)]
 
     def _still(self, track: Track) -> bool:
@@ -171,9 +188,17 @@ class Stabilizer:
         fresh.hits = deque([True] * self.window)
         fresh.boxes = deque(track.boxes)
         self.tracks.append(fresh)
-        was = track.card if track.unbroken else None
+        was = track.card if track.unbroken and not track.crowded and self._where_named(track) else None
         laid = [replace(e, replaces=was) if isinstance(e, CardLaid) else e for e in self._decide(fresh, t, impossible)]
         return [gone] + laid
+
+
+    def _where_named(self, track: Track) -> bool:
+        """The card read anew lies as the one named there lay: the same card read better. One thrown
+        onto it lies elsewhere or turned (on a pile, often with much the same upright box)."""
+        if len(track.named_corners) == 4 and len(track.corners) == 4:
+            return quad_iou(track.named_corners, track.corners) >= self.still_iou
+        return track.named_box is not None and box_iou(track.named_box, track.box) >= self.still_iou
 
 
 def _push(q: deque, item, size: int) -> None:

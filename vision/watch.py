@@ -10,7 +10,8 @@ on the table now, and the record. A card on the table that the record does not a
 *pending*: it becomes an upcard or a play as soon as the record is ready for it (the bids may
 not be tapped in yet: it waits). A card of the trick in progress that vanishes puts the table
 *out of sync*: nothing more is recorded until it is back, the play is undone or corrected, or a
-person excuses it. So a card is never recorded twice and never lost.
+person excuses it; one that vanished under cards laid on it later is *covered*, not gone (a
+trick played into a pile in the middle). So a card is never recorded twice and never lost.
 """
 
 from __future__ import annotations
@@ -26,8 +27,14 @@ from engine.events import CardCorrected, CardPlayed, Event, HandStarted, UpcardS
 from engine.hand import Hand, IllegalEvent
 from engine.session import Session
 
+from .geometry import box_under
 from .layout import UPCARD, TableLayout
 from .stable import CardGone, CardLaid, Stabilizer
+
+# A vanished card whose box lies this much under cards laid after it is covered, not taken away. It
+# vanished, so more of the card itself is hidden than of its box: a turned card's upright box takes
+# in table round it (on the rendered pile test a card hidden past reading had 0.47 of its box under).
+COVERED = 0.35
 
 
 @dataclass
@@ -64,6 +71,7 @@ class Watcher:
         self.stabilizer = stabilizer or Stabilizer(gone_after=12)
         self.on_record = on_record
         self.seen: dict[int, Seen] = {}
+        self.vanished: dict[str, Seen] = {}  # the last sight of each card that left the table
         self.excused: set[str] = set()  # vanished cards a person said to let go
         self.gathered: set[tuple[int, int]] = set()  # (hand number, trick number) announced
         self.hand_number = len(session.hands)
@@ -82,8 +90,9 @@ class Watcher:
         for ev in self.stabilizer.update(reads, t, self.impossible()):
             if isinstance(ev, CardLaid):
                 self._laid(ev)
-            elif isinstance(ev, CardGone):
-                self.seen.pop(ev.track, None)
+            elif isinstance(ev, CardGone) and ev.track in self.seen:
+                gone = self.seen.pop(ev.track)
+                self.vanished[gone.card] = gone
         notices += self._sync(meta or {})
         return notices
 
@@ -120,16 +129,38 @@ class Watcher:
         hand = self.hand
         if hand is not None and hand.phase != "done":
             out |= {c.code for c in hand.seen}
-            out -= self.missing()
+            out -= self.missing() | set(self.covered())
         return out
 
     def missing(self) -> set[str]:
-        """Cards of the trick in progress that are no longer on the table."""
+        """Cards of the trick in progress that are no longer on the table, nor under cards on it."""
+        gone = self._out_of_sight()
+        return gone - set(self.covered(gone))
+
+    def covered(self, codes: set[str] | None = None) -> dict[str, str]:
+        """Which of ``codes`` (default: the trick's cards out of sight) lie under cards laid on them
+        since, in view or themselves covered: {card: the card in view on top}. Played into a pile, a
+        card vanishes under the next ones; lifting them without it showing again makes it missing
+        once more."""
+        codes = self._out_of_sight() if codes is None else codes
+        gone = sorted((self.vanished[c] for c in codes if c in self.vanished), key=lambda s: -s.first_seen)
+        out: dict[str, str] = {}
+        under: list[Seen] = []  # cards out of sight found covered: they cover the ones laid before them
+        for last in gone:  # latest first
+            over = [s for s in [*self.seen.values(), *under] if s.first_seen > last.first_seen]
+            if over and box_under(last.box, [s.box for s in over]) >= COVERED:
+                out[last.card] = max(over, key=lambda s: (s not in under, s.first_seen)).card  # in view, on top
+                under.append(last)
+        return out
+
+    def _out_of_sight(self) -> set[str]:
+        """Cards of the trick in progress not on the table, less those about to be corrected by a
+        re-read and those a person excused."""
         hand = self.hand
         if hand is None or hand.trick is None:
             return set()
         on_table = {s.card for s in self.seen.values()}
-        rereads = {s.replaces for s in self.seen.values() if s.replaces and not s.claimed}  # about to be corrected
+        rereads = {s.replaces for s in self.seen.values() if s.replaces and not s.claimed}
         return {p.card.code for p in hand.trick.plays} - on_table - rereads - self.excused
 
     def pending(self) -> list[Seen]:
@@ -141,7 +172,8 @@ class Watcher:
             state, reason = "waiting", self.refused
         return {"state": "camera_lost" if self.camera == "lost" else state, "reason": reason,
                 "on_table": sorted(s.card for s in self.seen.values()),
-                "pending": [s.card for s in self.pending()], "missing": sorted(self.missing())}
+                "pending": [s.card for s in self.pending()], "missing": sorted(self.missing()),
+                "covered": self.covered()}
 
     # ------------------------------------------------------------------ internals
     def _place(self, box: tuple[float, float, float, float]) -> str | None:
@@ -163,6 +195,7 @@ class Watcher:
         if len(self.session.hands) != self.hand_number:
             self.hand_number = len(self.session.hands)
             self.excused.clear()
+            self.vanished.clear()
             for s in self.seen.values():
                 s.claimed = s.claimed or "left from the last hand"
 

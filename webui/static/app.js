@@ -141,7 +141,8 @@ function cameraPanel(cam) {
   const kind = cam.state === "watching" ? "ok" : cam.state;
   const label = { camera_lost: t("camera_lost"), out_of_sync: t("out_of_sync"), waiting: t("waiting") }[cam.state] || t("camera");
   return h("section", { class: `camera-state ${kind}`, id: "camera-state" }, h("b", {}, label), cam.reason ? ` – ${cam.reason}` : "",
-    cam.missing.map(c => h("button", { onclick: () => send("/api/camera/excuse", { card: c }) }, `${t("excuse")} `, cardEl(c))));
+    cam.missing.map(c => h("button", { onclick: () => send("/api/camera/excuse", { card: c }) }, `${t("excuse")} `, cardEl(c))),
+    Object.entries(cam.covered || {}).map(([c, over]) => h("span", { class: "covered" }, " ", cardEl(c), ` ${t("under")} `, cardEl(over))));
 }
 function correct(play) {
   if (play.position === undefined) return;
