@@ -131,21 +131,22 @@ def build(out: Path, train: int, val: int, seed: int = 1, workers: int | None = 
 
 
 def layout_shares(text: str) -> tuple[float, ...]:
-    """``--layouts``: four non-negative weights, made to sum to 1."""
+    """``--layouts``: four or five non-negative weights (no heaps when four), made to sum to 1."""
     try:
         weights = tuple(float(v) for v in text.split(","))
     except ValueError:
         weights = ()
-    if len(weights) != len(LAYOUTS) or min(weights) < 0 or sum(weights) <= 0:
-        raise argparse.ArgumentTypeError(f"four weights, for {', '.join(LAYOUTS)}: {text!r}")
+    if len(weights) not in (len(LAYOUTS) - 1, len(LAYOUTS)) or min(weights) < 0 or sum(weights) <= 0:
+        raise argparse.ArgumentTypeError(f"four or five weights, for {', '.join(LAYOUTS)} (the last may be "
+                                         f"left out): {text!r}")
     return tuple(w / sum(weights) for w in weights)
 
 
 def layouts_option(ap: argparse.ArgumentParser) -> None:
     """``--layouts``, for every command that renders scenes."""
-    ap.add_argument("--layouts", type=layout_shares, default=SceneOptions.layouts, metavar="P,S,C,F",
-                    help="how often the cards lie in a pile, at the seats, scattered or fanned (weights; "
-                         "default 0.35,0.3,0.2,0.15)")
+    ap.add_argument("--layouts", type=layout_shares, default=SceneOptions.layouts, metavar="P,S,C,F[,H]",
+                    help="how often the cards lie in a pile, at the seats, scattered, fanned or in a heap "
+                         "(weights; default 0.35,0.3,0.2,0.15, no heaps)")
 
 
 def main(argv: list[str] | None = None) -> None:

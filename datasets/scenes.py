@@ -54,7 +54,7 @@ class SceneOptions:
     hand_rate: float = 0.35
     clutter_rate: float = 0.35  # paper, books, photos on the table (datasets.clutter)
     things_rate: float = 0.3  # knives, toys, cloth, mesh over the cards (datasets.things)
-    layouts: tuple[float, float, float, float] = (0.35, 0.3, 0.2, 0.15)  # shares of the LAYOUTS, summing to 1
+    layouts: tuple[float, ...] = (0.35, 0.3, 0.2, 0.15)  # shares of the LAYOUTS (the first four, or all five), summing to 1
 
 
 # ------------------------------------------------------------------------------ camera
@@ -124,17 +124,22 @@ def _rounded_mask(w: int, h: int, corner: float = 0.05) -> np.ndarray:
     return m
 
 
-LAYOUTS = ("pile", "seats", "scatter", "fan")
+LAYOUTS = ("pile", "seats", "scatter", "fan", "heap")  # shares may leave out the last (heap: none)
 
 
 def layout(rng: np.random.Generator, n: int, hom: np.ndarray, size: tuple[int, int],
            shares: tuple[float, ...] = SceneOptions.layouts) -> list[tuple[float, float, float]]:
-    """Card centres and rotations in the plane: a trick pile, seats round the table, scattered or fanned."""
+    """Card centres and rotations in the plane: a trick pile, seats round the table, scattered, fanned,
+    or a heap (a trick thrown card on card into the middle, most of each covered by the next)."""
     w, h = size
     centre = unproject(hom, np.array([[w * rng.uniform(0.3, 0.7), h * rng.uniform(0.3, 0.7)]]))[0]
-    mode = rng.choice(LAYOUTS, p=list(shares))
+    mode = rng.choice(LAYOUTS[:len(shares)], p=list(shares))  # four shares draw what they drew before heaps
     if mode == "fan":  # a spread hand: each card shifted sideways over the last, turned a little more
         return fan(rng, n, centre)
+    if mode == "heap":
+        spread = rng.uniform(0.08, 0.22)
+        return [(centre[0] + dx, centre[1] + dy, rng.uniform(0, 2 * math.pi))
+                for dx, dy in rng.normal(0, spread, (n, 2))]
     out = []
     for i in range(n):
         if mode == "pile":

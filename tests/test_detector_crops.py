@@ -70,7 +70,7 @@ def test_the_crop_jobs_lay_their_scenes_out_in_the_shares_asked(monkeypatch, tmp
     assert seen == [(0.0, 0.0, 0.0, 1.0)]
 
 
-def test_the_crop_command_refuses_layout_shares_that_are_not_four_weights(tmp_path, capsys):
+def test_the_crop_command_refuses_layout_shares_that_are_not_four_or_five_weights(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_:
         dc.main([str(tmp_path / "out"), "--layouts", "1,2"])
-    assert exit_.value.code == 2 and "four weights" in capsys.readouterr().err
+    assert exit_.value.code == 2 and "four or five weights" in capsys.readouterr().err

@@ -178,15 +178,33 @@ def test_a_set_can_lay_its_cards_mostly_fanned():
         cards = layout(np.random.default_rng(seed), 4, hom, (640, 480), shares=(0, 0, 0, 1))
         gaps = [np.hypot(b[0] - a[0], b[1] - a[1]) for a, b in zip(cards, cards[1:])]
         assert np.ptp(gaps) < 1e-5 and 0.2 < gaps[0] < 0.45  # evenly spread, each card partly over the last
-    assert LAYOUTS[-1] == "fan"
+    assert LAYOUTS[3] == "fan"
 
 
-def test_the_build_command_refuses_layout_shares_that_are_not_four_weights(tmp_path, capsys):
-    for bad in ("1,2", "1,1,1,x", "0,0,0,0", "1,1,1,-1"):
+def test_a_heap_lays_each_card_mostly_over_the_last():
+    from datasets.scenes import LAYOUTS, camera, layout
+
+    hom = camera(np.random.default_rng(3), (640, 480), 0.3, 200)
+    for seed in range(5):
+        cards = np.array(layout(np.random.default_rng(seed), 5, hom, (640, 480), shares=(0, 0, 0, 0, 1)))
+        assert np.hypot(*(cards[:, :2] - cards[:, :2].mean(axis=0)).T).max() < 0.75  # a card is 1 tall
+    assert LAYOUTS[4] == "heap"
+
+
+def test_a_set_without_heaps_lays_the_cards_it_laid_before_heaps_were_drawn(packs):
+    for seed in range(6):
+        before = render_scene(seed, packs, SceneOptions(layouts=(0.35, 0.3, 0.2, 0.15)))
+        now = render_scene(seed, packs, SceneOptions(layouts=(0.35, 0.3, 0.2, 0.15, 0.0)))
+        assert [c.quad.tolist() for c in before.cards] == [c.quad.tolist() for c in now.cards]
+
+
+def test_the_build_command_refuses_layout_shares_that_are_not_four_or_five_weights(tmp_path, capsys):
+    for bad in ("1,2", "1,1,1,x", "0,0,0,0", "1,1,1,-1", "1,1,1,1,1,1"):
         with pytest.raises(SystemExit) as exit_:
             build_cli.main([str(tmp_path / "out"), "--layouts", bad])
-        assert exit_.value.code == 2 and "four weights" in capsys.readouterr().err
+        assert exit_.value.code == 2 and "four or five weights" in capsys.readouterr().err
     assert build_cli.layout_shares("1,1,1,1") == (0.25, 0.25, 0.25, 0.25)
+    assert build_cli.layout_shares("1,1,1,1,4") == (0.125, 0.125, 0.125, 0.125, 0.5)
 
 
 def test_knives_toys_cloth_and_mesh_over_cards_cover_them_and_are_never_cards(packs):
