@@ -96,13 +96,6 @@ def test_a_card_dropped_across_a_named_card_is_a_new_card_not_a_re_read():
     assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", None)]
 
 
-def test_a_card_seen_arriving_on_a_named_card_is_a_new_card_when_it_hides_it():
-    on_it = (110, 110, 170, 200)  # thrown onto the 6h, its box much like the 6h's
-    frames = [[R("6h")]] * 6 + [[R("6h"), R("7h", box=on_it)]] * 2 + [[R("7h")]] * 8
-    laid = [e for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
-    assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", None)]
-
-
 def test_a_hand_over_part_of_a_laid_card_does_not_make_its_visible_part_a_new_card():
     # the visible corner's box lies within the card's box, IoU 0.30: below the match threshold
     corner = (120, 150, 160, 190)

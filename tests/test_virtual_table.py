@@ -65,14 +65,3 @@ def test_a_rendered_hand_refereed_from_the_table_equals_its_record(hand, zones):
     check = check_hand(record, session)
     assert left == [] and check.details == [] and check.same_result and check.wrong_card_events == 0
 
-
-def test_a_hand_played_into_a_pile_refereed_by_play_order_equals_its_record():
-    """Each card of a trick thrown onto the last ones, most of each covered by the next."""
-    sim = simulate_hand(random.Random(11), players=3, illegal_rate=0.15)
-    record = table_events(sim.events)
-    vh = render_hand(record, scanned_pack("swiss-german"), seed=11, size=SIZE, pile=True)
-    session = Session()
-    camera = TruthCamera(vh.frames(), np.random.default_rng(1), misread=0.1)
-    left = run(LiveTable(Watcher(session), camera.read), camera.frames(), [(tap.t, tap.event) for tap in vh.taps])
-    check = check_hand(record, session)
-    assert left == [] and check.details == [] and check.same_result and check.wrong_card_events == 0
