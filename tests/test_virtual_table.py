@@ -64,4 +64,3 @@ def test_a_rendered_hand_refereed_from_the_table_equals_its_record(hand, zones):
     left = run(table, camera.frames(), [(tap.t, tap.event) for tap in vh.taps])
     check = check_hand(record, session)
     assert left == [] and check.details == [] and check.same_result and check.wrong_card_events == 0
-

@@ -33,7 +33,7 @@ from .stable import CardGone, CardLaid, Stabilizer
 
 # A vanished card whose box lies this much under cards laid after it is covered, not taken away. It
 # vanished, so more of the card itself is hidden than of its box: a turned card's upright box takes
-# in table round it (on the rendered pile test a card hidden past reading had 0.47 of its box under).
+# in table round it (in a rendered pile hand, a card hidden past reading had 0.47 of its box under).
 COVERED = 0.35
 
 
@@ -124,12 +124,13 @@ class Watcher:
 
     def impossible(self) -> set[str]:
         """Cards a newly seen card cannot be: lying elsewhere in view, or played earlier this hand
-        (unless it vanished from the trick in progress: then it may be coming back)."""
+        (unless it vanished from the trick in progress, or lies under cards thrown onto it: then it may
+        be coming back)."""
         out = {s.card for s in self.seen.values()}
         hand = self.hand
         if hand is not None and hand.phase != "done":
             out |= {c.code for c in hand.seen}
-            out -= self.missing() | set(self.covered())
+            out -= self._out_of_sight()  # missing or covered: either may show again
         return out
 
     def missing(self) -> set[str]:
