@@ -39,7 +39,7 @@ def kind(box, cards: list) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    model_options(ap)
+    model_options(ap, photos=True)  # as chratze eval-detector measures the real photos
     ap.add_argument("--real", type=Path, help="labelled real photos (default: real/poker-photos in the shared folder)")
     args = ap.parse_args()
     args.real = args.real or real_photos()

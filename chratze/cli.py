@@ -63,7 +63,7 @@ def recognizer_from(args: argparse.Namespace, **extra):
     from vision.recognize import Recognizer
 
     return Recognizer(args.detector, args.classifier, conf=args.conf, second_look=args.second_look,
-                      cross_cover=args.cross_cover, **extra)
+                      cross_cover=args.cross_cover, views=args.views, **extra)
 
 
 def _detect(args: argparse.Namespace) -> int:
@@ -127,12 +127,18 @@ def per_rank(confusion: dict[tuple[str, str], int]) -> str:
     return ", ".join(f"{r} {right[r]}/{total[r]}" for r in ranks)
 
 
-def model_options(p: argparse.ArgumentParser) -> None:
-    from vision.recognize import CLASSIFIER, CROSS_COVER, DETECTOR, SECOND_LOOK
+def model_options(p: argparse.ArgumentParser, photos: bool = False) -> None:
+    """The recognizer's options; for ``photos`` the detector looks twice by default (vision.views)."""
+    from vision.recognize import CLASSIFIER, CONF, CROSS_COVER, DETECTOR, PHOTO_VIEWS, SECOND_LOOK, VIEWS
 
     p.add_argument("--detector", type=Path, default=DETECTOR)
     p.add_argument("--classifier", type=Path, default=CLASSIFIER)
-    p.add_argument("--conf", type=float, default=0.35, help="detector score threshold")
+    p.add_argument("--views", type=int, choices=sorted(CONF), default=PHOTO_VIEWS if photos else VIEWS,
+                   help="detector looks per picture: 2 = as it is and turned a quarter, boxes fused "
+                        "(default %(default)s)")
+    p.add_argument("--conf", type=float, default=None,
+                   help="detector score threshold (default: " + ", ".join(f"{c} with {v} view{'s' * (v > 1)}"
+                                                                         for v, c in sorted(CONF.items())) + ")")
     p.add_argument("--second-look", type=float, default=SECOND_LOOK, metavar="P",
                    help="a card read with a best class less probable than P is read again with its "
                         "other end up and the two averaged (0: never)")
@@ -160,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("detect", help="find and name the cards in images")
     p.add_argument("images", nargs="+")
     p.add_argument("--json", action="store_true")
-    model_options(p)
+    model_options(p, photos=True)
     p.set_defaults(run=_detect)
 
     p = sub.add_parser("eval-detector", help="recall, precision, accuracy and mAP of the shipped model")
@@ -170,7 +176,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "every model round was measured on)")
     p.add_argument("--real", help="labelled real photos (default: real/poker-photos in the shared folder)")
     p.add_argument("--limit", type=int, default=None, help="at most this many real photos")
-    model_options(p)
+    model_options(p, photos=True)
     p.set_defaults(run=_eval_detector)
 
     from .table_cli import add_commands

@@ -20,7 +20,7 @@ class FakeSession:
 
 def recognizer_with(out):
     r = object.__new__(Recognizer)
-    r.det, r.det_size, r.conf, r.iou = FakeSession(out), 320, 0.35, 0.5
+    r.det, r.det_size, r.conf, r.iou, r.views = FakeSession(out), 320, 0.35, 0.5, 1
     return r
 
 

@@ -6,6 +6,7 @@ names it. Each detection keeps the classifier's next-best cards so the live tabl
 to them when the best read is impossible (a card already played). Which end of a card is up is
 ambiguous in the detector's box, and the classifier learnt both: a read it is unsure of gets a
 second look with the card's other end up (its other index corner on top), and the two are averaged.
+A photo is looked at twice by the detector, as it is and turned a quarter (:mod:`vision.views`).
 A box the classifier names ``back`` (a face-down card: the stock beside the upcard, a card laid
 blind) is no card in view and is left out, rather than guessed as the face it most resembles.
 """
@@ -20,12 +21,18 @@ import cv2
 import numpy as np
 
 from .geometry import CROP_H, CROP_W, Rect, box_iou, crosswise, order_quad, rect_within, rectify
+from .views import CANDIDATE, fuse, turn, unturn
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DETECTOR = MODELS / "card-detector.onnx"
 CLASSIFIER = MODELS / "card-classifier.onnx"
 SECOND_LOOK = 0.9  # a best class less probable than this gets a second look (see Recognizer.read)
 CROSS_COVER = 0.6  # a box this much inside a surer read's, and crosswise to it, is no card (see across_surer)
+# Detector looks per picture (vision.views). A second look doubles the detector's time: a camera frame
+# gets one, since the live table sees each card over many frames; a photo has one chance and gets two.
+VIEWS = 1
+PHOTO_VIEWS = 2
+CONF = {1: 0.35, 2: 0.25}  # detector score threshold by views: with two, a box one view misses counts at half
 BACK = "back"  # the classifier's class for a face-down card, and the key of each pack's back in datasets/
 
 
@@ -93,9 +100,11 @@ def frame_box(quad: np.ndarray, width: int, height: int) -> tuple[float, float, 
 class Recognizer:
     """Callable: RGB image -> list of :class:`Detection`, best first."""
 
-    def __init__(self, detector: Path = DETECTOR, classifier: Path = CLASSIFIER, conf: float = 0.35,
+    def __init__(self, detector: Path = DETECTOR, classifier: Path = CLASSIFIER, conf: float | None = None,
                  iou: float = 0.5, threads: int = 2, top_k: int = 3, reuse_frames: int = 0,
-                 second_look: float = SECOND_LOOK, cross_cover: float = CROSS_COVER) -> None:
+                 second_look: float = SECOND_LOOK, cross_cover: float = CROSS_COVER, views: int = VIEWS) -> None:
+        if views not in CONF:
+            raise ValueError(f"views must be 1 or 2, not {views}")
         self.det = _session(Path(detector), threads)
         self.cls = _session(Path(classifier), threads)
         self.det_size = int(self.det.get_inputs()[0].shape[2])
@@ -103,7 +112,8 @@ class Recognizer:
         self.cls_batch = not isinstance(self.cls.get_inputs()[0].shape[0], int)  # exported with a dynamic batch
         self.names = _names(self.cls)
         self.back = self.names.index(BACK) if BACK in self.names else None  # classifiers before v4 have none
-        self.conf, self.iou, self.top_k = conf, iou, top_k
+        self.views = views
+        self.conf, self.iou, self.top_k = CONF[views] if conf is None else conf, iou, top_k
         self.second_look = second_look  # a best class less probable than this is looked at again
         self.cross_cover = cross_cover
         # Video: a card whose box has not moved keeps its class probabilities for up to
@@ -112,21 +122,31 @@ class Recognizer:
         self._cache: list[tuple[tuple[float, float, float, float], np.ndarray, int]] = []
 
     def detect_cards(self, rgb: np.ndarray) -> list[tuple[np.ndarray, float]]:
-        """Oriented boxes (corners in image pixels) and detector scores, after rotated NMS."""
-        img, r, (px, py) = letterbox(rgb, self.det_size)
+        """Oriented boxes (corners in image pixels) and detector scores, boldest first."""
+        img, r, pad = letterbox(rgb, self.det_size)
+        if self.views == 1:
+            found = [(order_quad(cv2.boxPoints(rect)), s) for rect, s in self._rects(img, self.conf)]
+        else:  # the letterboxed square turned is the turned frame letterboxed, and 4 times smaller
+            upright = self._rects(img, CANDIDATE)
+            turned = [(unturn(rect, self.det_size), s) for rect, s in self._rects(turn(img), CANDIDATE)]
+            found = fuse([[(order_quad(cv2.boxPoints(rect)), s) for rect, s in view] for view in (upright, turned)],
+                         self.conf)
+        return [((quad - np.float32(pad)) / r, s) for quad, s in found]
+
+    def _rects(self, img: np.ndarray, low: float) -> list[tuple[Rect, float]]:
+        """One detector run on a letterboxed square: rotated rects in its pixels scoring ``low`` or
+        more, after rotated NMS."""
         x = img.transpose(2, 0, 1)[None].astype(np.float32) / 255.0
         out = self.det.run(None, {self.det.get_inputs()[0].name: x})[0][0]  # (4 + classes + 1, N)
         scores = out[4:-1].max(axis=0)
-        keep = scores >= self.conf
+        keep = scores >= low
         if not keep.any():
             return []
-        cx, cy, w, h = out[0, keep], out[1, keep], out[2, keep], out[3, keep]
-        ang, sc = out[-1, keep], scores[keep]
-        rects = [((float((a - px) / r), float((b - py) / r)), (float(c / r), float(d / r)), float(np.degrees(t)))
-                 for a, b, c, d, t in zip(cx, cy, w, h, ang)]
-        idx = cv2.dnn.NMSBoxesRotated(rects, sc.astype(float).tolist(), self.conf, self.iou)
-        idx = np.array(idx).reshape(-1)
-        return [(order_quad(cv2.boxPoints(rects[i])), float(sc[i])) for i in idx]
+        rects = [((float(a), float(b)), (float(c), float(d)), float(np.degrees(t)))
+                 for a, b, c, d, t in zip(*out[:4, keep], out[-1, keep])]
+        kept = scores[keep].astype(float).tolist()
+        idx = cv2.dnn.NMSBoxesRotated(rects, kept, low, self.iou)
+        return [(rects[i], kept[i]) for i in np.array(idx).reshape(-1)]
 
     def classify(self, crops: list[np.ndarray]) -> np.ndarray:
         """Class probabilities, a row per crop: all in one run where the model takes a batch
