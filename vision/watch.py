@@ -135,8 +135,13 @@ class Watcher:
 
     def missing(self) -> set[str]:
         """Cards of the trick in progress that are no longer on the table, nor under cards on it."""
+        return self._missing_and_covered()[0]
+
+    def _missing_and_covered(self) -> tuple[set[str], dict[str, str]]:
+        """:meth:`missing` and :meth:`covered` from one look at the cards out of sight."""
         gone = self._out_of_sight()
-        return gone - set(self.covered(gone))
+        covered = self.covered(gone)
+        return gone - set(covered), covered
 
     def covered(self, codes: set[str] | None = None) -> dict[str, str]:
         """Which of ``codes`` (default: the trick's cards out of sight) lie under cards laid on them
@@ -171,10 +176,10 @@ class Watcher:
         state, reason = self.state, self.reason
         if state == "watching" and self.refused:
             state, reason = "waiting", self.refused
+        missing, covered = self._missing_and_covered()
         return {"state": "camera_lost" if self.camera == "lost" else state, "reason": reason,
                 "on_table": sorted(s.card for s in self.seen.values()),
-                "pending": [s.card for s in self.pending()], "missing": sorted(self.missing()),
-                "covered": self.covered()}
+                "pending": [s.card for s in self.pending()], "missing": sorted(missing), "covered": covered}
 
     # ------------------------------------------------------------------ internals
     def _place(self, box: tuple[float, float, float, float]) -> str | None:
