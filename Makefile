@@ -44,7 +44,8 @@ SCENES ?= 1500
 CROPS ?= 30000
 DEVICE ?= cpu
 PACKS ?= swiss,drawn,svg-cards,cardsjs
-# The classifier also learns from crops cut at the new detector's own boxes (datasets.detector_crops).
+# The classifier also learns from crops cut at the new detector's own boxes (datasets.detector_crops);
+# the corner network from windows around them (datasets.corner_crops; plain PyTorch, CPU).
 model: $(STAMP)
 	$(BIN)/python -m datasets.fetched
 	$(BIN)/python -m datasets.build runs/data --train $(SCENES) --val $$(( $(SCENES) / 10 )) --seed 1 --crops-per-card 3 --card-crops $(CROPS) --packs $(PACKS)
@@ -52,6 +53,8 @@ model: $(STAMP)
 	$(BIN)/python -m datasets.detector_crops runs/data-det --train $(SCENES) --val $$(( $(SCENES) / 10 )) --seed 5 --packs $(PACKS) --detector models/card-detector.onnx
 	rm -rf runs/data-cls && $(BIN)/python -m datasets.merge runs/data-cls runs/data runs/data-det:2
 	$(BIN)/python -m vision.train --data runs/data-cls --out models --runs runs/train --device $(DEVICE) --stage classify
+	$(BIN)/python -m datasets.corner_crops runs/corners/pairs.npz --scenes $$(( $(SCENES) * 2 )) --seed 40 --packs $(PACKS) --detector models/card-detector.onnx
+	$(BIN)/python -m vision.train_corners --data runs/corners/pairs.npz --out models/card-corners.onnx --state runs/corners/last.pt
 
 clean:
 	rm -rf $(VENV) build *.egg-info

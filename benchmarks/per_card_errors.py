@@ -1,10 +1,13 @@
 """Where generated-scene per-card accuracy is lost: found and read right, by how much of the card
-is in view and by how tightly its box fits.
+is in view and by how tightly its box fits (with the median IoU of the found cards' outlines and,
+for comparison, of the tightest rectangle round each true outline: a tilted card is no rectangle).
 
-    python benchmarks/per_card_errors.py [--scenes 200] [--detector …] [--classifier …] [--second-look P]
+    python benchmarks/per_card_errors.py [--scenes 200] [--truth-outline] [--detector …] [--corners …]
 
 The scenes are ``chratze eval-detector``'s (``vision.evaluate.generated_scenes``), matched the
 same way (oriented boxes, IoU >= 0.5, highest confidence first); "right" is over the found cards.
+``--truth-outline`` names each found card from a crop cut at its true outline instead (what the
+classifier could do with perfect corners: the bound the corner fit works towards).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chratze.cli import model_options, recognizer_from  # noqa: E402
 from vision.evaluate import generated_scenes, greedy_match, quad_iou  # noqa: E402
+from vision.geometry import min_area_quad, rectify  # noqa: E402
 
 IN_VIEW = ((0.6, "in view < 60 %"), (0.9, "in view 60-90 %"), (float("inf"), "in view >= 90 %"))
 FIT = ((0.7, "box IoU 0.5-0.7"), (0.85, "box IoU 0.7-0.85"), (float("inf"), "box IoU >= 0.85"))
@@ -32,16 +36,22 @@ def band(value: float, bands: tuple) -> str:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=200)
+    ap.add_argument("--truth-outline", action="store_true", help="read found cards from their true outline")
     model_options(ap)
     args = ap.parse_args(argv)
     rec = recognizer_from(args)
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # cards, found, right
     confused: Counter = Counter()
+    fits: dict[str, list[tuple[float, float]]] = defaultdict(list)  # (found outline IoU, best rectangle IoU)
     for scene in generated_scenes(args.scenes):
         cards = scene.labelled()
         dets = rec(scene.image)
         preds = [(np.array(d.corners, np.float32), d.confidence) for d in dets]
         found = {j: (k, iou) for k, j, iou in greedy_match(preds, [(c.quad, c.code) for c in cards], quad_iou, 0.5)}
+        names = {j: dets[k].card for j, (k, _) in found.items()}
+        if args.truth_outline and found:
+            probs = rec.read([rectify(scene.image, cards[j].quad) for j in found])
+            names = {j: rec.names[int(np.argmax(p))] for j, p in zip(found, probs)}
         for j, card in enumerate(cards):
             keys = ["all", band(card.visible, IN_VIEW)]
             if j in found:
@@ -51,13 +61,16 @@ def main(argv: list[str] | None = None) -> None:
                 row[0] += 1
                 if j in found:
                     row[1] += 1
-                    row[2] += dets[found[j][0]].card == card.code
-            if j in found and dets[found[j][0]].card != card.code:
-                confused[(card.code, dets[found[j][0]].card)] += 1
+                    row[2] += names[j] == card.code
+                    fits[key].append((found[j][1], quad_iou(min_area_quad(card.quad), card.quad)))
+            if j in found and names[j] != card.code:
+                confused[(card.code, names[j])] += 1
     for key in ["all"] + [name for _, name in IN_VIEW + FIT]:
         n, f, r = tally[key]
         if n:
-            print(f"{key:18s} cards {n:4d}  found {f / n:.3f}  right of found {r / max(f, 1):.3f}")
+            iou, rect = np.median(fits[key], axis=0) if fits[key] else (float("nan"),) * 2
+            print(f"{key:18s} cards {n:4d}  found {f / n:.3f}  right of found {r / max(f, 1):.3f}  "
+                  f"median IoU {iou:.3f} (rectangle {rect:.3f})")
     print("most frequent misreads (true -> read): "
           + ", ".join(f"{a}->{b} {n}" for (a, b), n in confused.most_common(10)))
 

@@ -36,7 +36,7 @@ def _init(detector: str) -> None:
     global _recognizer
     from vision.recognize import Recognizer  # noqa: PLC0415 - the detector only runs when crops are built
 
-    _recognizer = Recognizer(Path(detector), threads=1)
+    _recognizer = Recognizer(Path(detector), threads=1, corners=None)
 
 
 def crops_of_scene(image: np.ndarray, cards: list, recognizer) -> list[tuple[str, np.ndarray]]:
@@ -80,19 +80,25 @@ def build(out: Path, train: int, val: int, detector: Path, seed: int = 5, worker
     return n
 
 
-def main(argv: list[str] | None = None) -> None:
+def detector_run_options(ap: argparse.ArgumentParser) -> None:
+    """Options of a set rendered and run through a detector: workers, detector, packs, layouts."""
     from vision.recognize import DETECTOR  # noqa: PLC0415
+
+    ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--detector", type=Path, default=DETECTOR)
+    ap.add_argument("--packs", default=",".join(DEFAULT_GROUPS),
+                    help=f"comma-separated pack groups from {', '.join(PACK_GROUPS)}")
+    layouts_option(ap)
+
+
+def main(argv: list[str] | None = None) -> None:
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path)
     ap.add_argument("--train", type=int, default=3000)
     ap.add_argument("--val", type=int, default=300)
     ap.add_argument("--seed", type=int, default=5)
-    ap.add_argument("--workers", type=int, default=None)
-    ap.add_argument("--detector", type=Path, default=DETECTOR)
-    ap.add_argument("--packs", default=",".join(DEFAULT_GROUPS),
-                    help=f"comma-separated pack groups from {', '.join(PACK_GROUPS)}")
-    layouts_option(ap)
+    detector_run_options(ap)
     args = ap.parse_args(argv)
     build(args.out, args.train, args.val, args.detector, args.seed, args.workers, parse_groups(args.packs),
           layouts=args.layouts)

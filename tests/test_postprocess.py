@@ -4,7 +4,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.recognize import CROSS_COVER, Recognizer, frame_box, letterbox
+from vision.corners import SAME_CARD
+from vision.recognize import CROSS_COVER, Detection, Recognizer, frame_box, letterbox, one_per_outline
 
 
 class FakeSession:
@@ -20,6 +21,7 @@ class FakeSession:
 
 def recognizer_with(out):
     r = object.__new__(Recognizer)
+    r.corners = None  # the boxes as found
     r.det, r.det_size, r.conf, r.iou, r.views = FakeSession(out), 320, 0.35, 0.5, 1
     return r
 
@@ -47,6 +49,7 @@ def reads_of(boxes, probs):
     """A recognizer whose detector finds ``boxes`` (rotated rects, score) and whose classifier
     gives the rows of ``probs`` over (Ad, Kd), in that order."""
     r = object.__new__(Recognizer)
+    r.corners = None  # the boxes as found
     r.names, r.back, r.top_k, r.reuse_frames, r._cache = ["Ad", "Kd"], None, 3, 0, []
     r.second_look, r.cross_cover = 0.0, CROSS_COVER
     r.detect_cards = lambda rgb: [(cv2.boxPoints(rect).astype(np.float32), score) for rect, score in boxes]
@@ -78,6 +81,7 @@ def test_the_lower_of_two_crossed_cards_stays_while_much_of_it_is_in_view():
 def test_a_box_the_classifier_names_back_is_no_card_in_view():
     """The stock lies face down beside the upcard: its box must not become the card it looks most like."""
     r = object.__new__(Recognizer)
+    r.corners = None  # the boxes as found
     r.names, r.back, r.top_k, r.reuse_frames, r._cache = ["Ad", "Ah", "back"], 2, 3, 0, []
     r.second_look, r.cross_cover = 0.0, CROSS_COVER
     quad = np.array([[100, 100], [160, 100], [160, 190], [100, 190]], np.float32)
@@ -93,6 +97,7 @@ def test_a_card_cut_by_the_edge_of_the_picture_is_boxed_where_it_is_in_view():
     quad = np.array([[-30, 100], [60, 100], [60, 230], [-30, 230]], np.float32)  # a third lies left of the frame
     assert frame_box(quad, 640, 480) == (0.0, 100.0, 60.0, 230.0)
     r = object.__new__(Recognizer)
+    r.corners = None  # the boxes as found
     r.names, r.back, r.top_k, r.reuse_frames, r._cache = ["Ad", "Ah"], None, 3, 0, []
     r.second_look, r.cross_cover = 0.0, CROSS_COVER
     r.detect_cards = lambda rgb: [(quad, 0.9)]
@@ -131,3 +136,25 @@ def test_a_sure_read_gets_no_second_look():
     r.second_look = 0.9
     r.classify = lambda crops: seen.extend(crops) or np.array([[0.95, 0.05]] * len(crops))
     assert np.allclose(r.read([np.zeros((96, 96, 3), np.uint8)]), [[0.95, 0.05]]) and len(seen) == 1
+
+
+def _read(card, conf, rect):
+    corners = [(float(x), float(y)) for x, y in cv2.boxPoints(rect)]
+    xs, ys = zip(*corners)
+    return Detection(card, conf, (min(xs), min(ys), max(xs), max(ys)), corners)
+
+
+def test_two_boxes_fitted_to_one_card_s_outline_are_one_card_the_surer_read():
+    """A box along a card and one across it both survive the detector's NMS; the corner fit moves
+    both onto the card, and the copy must not become a second card lying there."""
+    along = _read("Td", 0.72, ((470, 190), (80, 110), 5.0))
+    copy = _read("7h", 0.65, ((471, 191), (80, 109), 5.5))
+    assert [d.card for d in one_per_outline([copy, along], SAME_CARD)] == ["Td"]
+
+
+def test_cards_fanned_close_side_by_side_stay_two_cards_after_the_fit():
+    """Fanned cards a quarter of a card's width apart meet at IoU 0.6: above the detector's NMS
+    threshold, which is why the second NMS takes only outlines that all but coincide."""
+    left = _read("Td", 0.7, ((300, 200), (80, 120), 0.0))
+    right = _read("9s", 0.9, ((320, 200), (80, 120), 0.0))
+    assert [d.card for d in one_per_outline([left, right], SAME_CARD)] == ["9s", "Td"]

@@ -103,3 +103,43 @@ def test_detect_without_a_model_is_a_clear_error(tmp_path, capsys):
     code = main(["detect", "--detector", str(tmp_path / "none.onnx"), "x.jpg"])
     assert code == 2
     assert "model file not found" in capsys.readouterr().err
+
+
+def test_the_corner_network_trains_exports_and_fits_boxes_in_the_recognizer_offline(offline_run, tmp_path,
+                                                                                    monkeypatch):
+    """Pairs from rendered scenes (boxes: the cards' own, jittered) -> a short training -> ONNX the
+    recognizer loads and runs, without a socket call."""
+    from datasets.art import all_packs
+    from datasets.corner_crops import jittered, pairs_of_scene, val_path
+    from datasets.scenes import SceneOptions, render_scene
+    from vision.geometry import min_area_quad
+    from vision.recognize import Recognizer
+    from vision.train_corners import export, train
+
+    _, models, _ = offline_run
+    attempts = []
+
+    def blocked(*args, **kwargs):
+        attempts.append(repr(args[:2]))
+        raise OSError("network blocked by the test")
+
+    for name in ("create_connection", "getaddrinfo"):
+        monkeypatch.setattr(socket, name, blocked)
+    monkeypatch.setattr(socket.socket, "connect", blocked)
+    rng = np.random.default_rng(0)
+    pairs = []
+    for seed in range(6):
+        scene = render_scene(seed, all_packs(), SceneOptions(things_rate=0.0))
+        boxes = [jittered(min_area_quad(c.quad), rng) for c in scene.labelled()]
+        pairs += pairs_of_scene(scene.image, scene.labelled(), boxes, rng, jitter=1)
+    data = tmp_path / "pairs.npz"
+    for path, part in ((data, pairs[4:]), (val_path(data), pairs[:4])):
+        np.savez(path, windows=np.stack([w for w, _ in part]), corners=np.stack([c for _, c in part]))
+    lines = []
+    net = train(data, epochs=1, batch=16, log=lines.append)
+    assert "val corner error" in lines[0]
+    onnx_file = export(net, tmp_path / "corners.onnx")
+    r = Recognizer(models["det"], models["cls"], conf=0.0, corners=onnx_file)
+    quads = r.refine(scene.image, [min_area_quad(c.quad) for c in scene.labelled()])
+    assert len(quads) == len(scene.labelled()) and all(q.shape == (4, 2) for q in quads)
+    assert attempts == []

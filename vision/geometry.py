@@ -1,7 +1,8 @@
 """Card quadrilaterals: ordering corners and cutting an upright crop.
 
-Training crops and live crops are cut by this one function, from the same kind of quad (the
-detector's oriented box), so the classifier sees at the table what it was trained on.
+Training crops and live crops are cut by this one function, so the classifier sees at the table
+what it was trained on: close-ups at the card's outline, crops at the detector's oriented boxes,
+and at the table the outline the corner network (vision.corners) fitted to the box.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ names it. Each detection keeps the classifier's next-best cards so the live tabl
 to them when the best read is impossible (a card already played). Which end of a card is up is
 ambiguous in the detector's box, and the classifier learnt both: a read it is unsure of gets a
 second look with the card's other end up (its other index corner on top), and the two are averaged.
+Between the two, for a photo, a third network puts each box's corners where the card's are
+(:mod:`vision.corners`): a tilted camera sees a card as a trapezoid, which no rectangle fits.
 A photo is looked at twice by the detector, as it is and turned a quarter (:mod:`vision.views`).
 A box the classifier names ``back`` (a face-down card: the stock beside the upcard, a card laid
 blind) is no card in view and is left out, rather than guessed as the face it most resembles.
@@ -20,12 +22,19 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .geometry import CROP_H, CROP_W, Rect, box_iou, crosswise, order_quad, rect_within, rectify
+from . import corners as corner_stage
+from .geometry import CROP_H, CROP_W, Rect, box_iou, crosswise, order_quad, quad_iou, rect_within, rectify
 from .views import CANDIDATE, fuse, turn, unturn
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DETECTOR = MODELS / "card-detector.onnx"
 CLASSIFIER = MODELS / "card-classifier.onnx"
+CORNERS = MODELS / "card-corners.onnx"
+# The corner fit (vision.corners) by kind of picture, as VIEWS: a photo is fitted. A camera frame is not
+# yet: on the virtual table the fitted outlines got a card named while it was still being slid into
+# place, and its re-read after it moved was taken for a new card (model card, "Corners").
+CAMERA_CORNERS: Path | None = None
+PHOTO_CORNERS: Path | None = CORNERS
 SECOND_LOOK = 0.9  # a best class less probable than this gets a second look (see Recognizer.read)
 CROSS_COVER = 0.6  # a box this much inside a surer read's, and crosswise to it, is no card (see across_surer)
 # Detector looks per picture (vision.views). A second look doubles the detector's time: a camera frame
@@ -33,6 +42,7 @@ CROSS_COVER = 0.6  # a box this much inside a surer read's, and crosswise to it,
 VIEWS = 1
 PHOTO_VIEWS = 2
 CONF = {1: 0.35, 2: 0.25}  # detector score threshold by views: with two, a box one view misses counts at half
+CORNER_PASSES = 2  # the corner network looks again around the corners it found (vision.corners)
 BACK = "back"  # the classifier's class for a face-down card, and the key of each pack's back in datasets/
 
 
@@ -41,7 +51,7 @@ class Detection:
     card: str  # e.g. "Ah"
     confidence: float  # detector score x classifier probability
     box: tuple[float, float, float, float]  # x1, y1, x2, y2 in image pixels
-    corners: list[tuple[float, float]]  # the oriented box, clockwise from the card's top left
+    corners: list[tuple[float, float]]  # the card's outline (the box fitted by vision.corners), clockwise from its top left
     detector_score: float = 1.0
     alternatives: list[tuple[str, float]] = field(default_factory=list)  # next-best reads
 
@@ -68,6 +78,17 @@ def _session(path: Path, threads: int):
     # after its run steals the cores from the other one.
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
+def _corner_session(path: Path, threads: int):
+    """The corner network, refused if it was trained for another window than vision.corners cuts."""
+    session = _session(path, threads)
+    meta = session.get_modelmeta().custom_metadata_map
+    want = {"size": str(corner_stage.SIZE), "grow": str(corner_stage.GROW)}
+    if {k: meta.get(k) for k in want} != want:
+        raise ValueError(f"{path}: trained for windows {meta.get('size')} px grown {meta.get('grow')}, "
+                         f"but vision.corners cuts {want['size']} px grown {want['grow']}")
+    return session
 
 
 def _names(session) -> list[str]:
@@ -102,11 +123,14 @@ class Recognizer:
 
     def __init__(self, detector: Path = DETECTOR, classifier: Path = CLASSIFIER, conf: float | None = None,
                  iou: float = 0.5, threads: int = 2, top_k: int = 3, reuse_frames: int = 0,
-                 second_look: float = SECOND_LOOK, cross_cover: float = CROSS_COVER, views: int = VIEWS) -> None:
+                 second_look: float = SECOND_LOOK, cross_cover: float = CROSS_COVER, views: int = VIEWS,
+                 corners: Path | None = CAMERA_CORNERS, corner_passes: int = CORNER_PASSES) -> None:
         if views not in CONF:
             raise ValueError(f"views must be 1 or 2, not {views}")
         self.det = _session(Path(detector), threads)
         self.cls = _session(Path(classifier), threads)
+        self.corners = _corner_session(Path(corners), threads) if corners else None  # None: the boxes as found
+        self.corner_passes = corner_passes
         self.det_size = int(self.det.get_inputs()[0].shape[2])
         self.cls_size = int(self.cls.get_inputs()[0].shape[2])
         self.cls_batch = not isinstance(self.cls.get_inputs()[0].shape[0], int)  # exported with a dynamic batch
@@ -148,6 +172,24 @@ class Recognizer:
         idx = cv2.dnn.NMSBoxesRotated(rects, kept, low, self.iou)
         return [(rects[i], kept[i]) for i in np.array(idx).reshape(-1)]
 
+    def refine(self, rgb: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
+        """Each box's corners moved to where the card's are (``corner_passes`` looks, each around
+        the corners the last found); a box the network turns into something that is no card
+        outline near it stays as found."""
+        if self.corners is None or not quads:
+            return quads
+        fitted = quads
+        for _ in range(self.corner_passes):
+            fitted = self._fit(rgb, fitted)
+        return [f if quad_iou(f, q) >= corner_stage.MIN_AGREEMENT else q for q, f in zip(quads, fitted)]
+
+    def _fit(self, rgb: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
+        """One look of the corner network at every box, in one run; a fit that is no outline is not taken."""
+        x = np.stack([corner_stage.cut_window(rgb, q) for q in quads]).transpose(0, 3, 1, 2).astype(np.float32) / 255
+        out = self.corners.run(None, {self.corners.get_inputs()[0].name: x})[0]
+        fitted = [corner_stage.from_window(q, c) for q, c in zip(quads, out)]
+        return [f if corner_stage.convex_quad(f) else q for q, f in zip(quads, fitted)]
+
     def classify(self, crops: list[np.ndarray]) -> np.ndarray:
         """Class probabilities, a row per crop: all in one run where the model takes a batch
         (a frame's five cards in 8 ms against 12 one by one)."""
@@ -176,7 +218,9 @@ class Recognizer:
 
     def __call__(self, rgb: np.ndarray) -> list[Detection]:
         found, cache = [], []
-        cards = [(quad, score, frame_box(quad, rgb.shape[1], rgb.shape[0])) for quad, score in self.detect_cards(rgb)]
+        boxes = self.detect_cards(rgb)
+        quads = self.refine(rgb, [quad for quad, _ in boxes])
+        cards = [(quad, score, frame_box(quad, rgb.shape[1], rgb.shape[0])) for quad, (_, score) in zip(quads, boxes)]
         kept = [self._reused(box) for _, _, box in cards]
         fresh = [i for i, (probs, _) in enumerate(kept) if probs is None]
         for i, probs in zip(fresh, self.read([rectify(rgb, cards[i][0], (CROP_W, CROP_H)) for i in fresh])):
@@ -191,6 +235,8 @@ class Recognizer:
                 [(float(a), float(b)) for a, b in quad], score,
                 [(self.names[i], float(probs[i])) for i in best[1:]]))
         self._cache = cache if self.reuse_frames else []
+        if self.corners is not None:  # fitted, two boxes may have become one outline
+            found = one_per_outline(found, corner_stage.SAME_CARD)
         return across_surer(found, self.cross_cover)
 
     def _reused(self, box) -> tuple[np.ndarray | None, int]:
@@ -198,6 +244,19 @@ class Recognizer:
             if age <= self.reuse_frames and box_iou(old, box) >= 0.9:
                 return probs, age
         return None, 0
+
+
+def one_per_outline(found: list[Detection], iou: float) -> list[Detection]:
+    """The reads, surest first, less each whose outline meets a surer one's at ``iou`` or more: NMS
+    over again, after the corner fit. Two boxes on one card, one along it and one
+    across it, survive the detector's NMS and are both fitted to that card's outline; the second
+    copy would be a second card lying there (on the virtual table, a Td already played, so the
+    copy was taken for its next-best read, 7h, a card never laid)."""
+    kept: list[Detection] = []
+    for d in sorted(found, key=lambda d: -d.confidence):
+        if all(quad_iou(np.float32(d.corners), np.float32(k.corners)) < iou for k in kept):
+            kept.append(d)
+    return kept
 
 
 def across_surer(found: list[Detection], cover: float) -> list[Detection]:

@@ -1,0 +1,173 @@
+"""Train the corner stage (:mod:`vision.corners`) with plain PyTorch and export it to ONNX.
+
+``python -m vision.train_corners --data runs/corners/pairs.npz --out models/card-corners.onnx``
+reads the pairs :mod:`datasets.corner_crops` wrote (and the ``-val.npz`` beside them). The
+network is small (0.77 M weights, about 30 M multiply-adds per window): five stride-2 stages and
+two dense layers that give each corner's offset from the box's own corner. Ultralytics has no
+task for four free corners (its oriented boxes are rectangles), so this stage is not trained
+through it.
+
+Windows are flipped left-right and upside down in training, the corners relabelled to match:
+unlike a card's name, where its corners are does not change in a mirror.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .corners import BASE, GROW, SIZE
+
+# Corner order after a mirror: left-right swaps TL/TR and BR/BL; upside down swaps TL/BL and TR/BR.
+MIRROR_X = [1, 0, 3, 2]
+MIRROR_Y = [3, 2, 1, 0]
+
+
+def corner_net():
+    """Window (N x 3 x SIZE x SIZE, RGB / 255) -> corners (N x 4 x 2, fractions of the window)."""
+    import torch  # noqa: PLC0415
+    from torch import nn  # noqa: PLC0415
+
+    def stage(i: int, o: int) -> nn.Sequential:
+        return nn.Sequential(nn.Conv2d(i, o, 3, 2, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True),
+                             nn.Conv2d(o, o, 3, 1, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
+
+    class CornerNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            side = SIZE // 32
+            self.features = nn.Sequential(stage(3, 16), stage(16, 32), stage(32, 64), stage(64, 96), stage(96, 128))
+            self.head = nn.Sequential(nn.Flatten(), nn.Linear(128 * side * side, 256), nn.ReLU(inplace=True),
+                                      nn.Linear(256, 8))
+            self.register_buffer("base", torch.from_numpy(BASE.reshape(1, 4, 2).copy()))
+
+        def forward(self, x):
+            return self.base + self.head(self.features(x)).view(-1, 4, 2) * 0.1
+
+    return CornerNet()
+
+
+def augment(x, y, rng: np.random.Generator):
+    """Mirrors (corners relabelled) and light, contrast and noise changes, per batch."""
+    import torch  # noqa: PLC0415
+
+    if rng.random() < 0.5:
+        x, y = x.flip(3), y[:, MIRROR_X] * torch.tensor([-1.0, 1.0]) + torch.tensor([1.0, 0.0])
+    if rng.random() < 0.5:
+        x, y = x.flip(2), y[:, MIRROR_Y] * torch.tensor([1.0, -1.0]) + torch.tensor([0.0, 1.0])
+    n = len(x)
+    gain = torch.empty(n, 1, 1, 1).uniform_(0.7, 1.3)
+    shift = torch.empty(n, 1, 1, 1).uniform_(-0.15, 0.15)
+    x = ((x - 0.5) * gain + 0.5 + shift + torch.randn_like(x) * 0.02).clamp(0, 1)
+    return x, y
+
+
+def batches(windows: np.ndarray, corners: np.ndarray, size: int, rng: np.random.Generator | None):
+    import torch  # noqa: PLC0415
+
+    order = rng.permutation(len(windows)) if rng is not None else np.arange(len(windows))
+    for k in range(0, len(order), size):
+        idx = np.sort(order[k:k + size])
+        x = torch.from_numpy(windows[idx]).permute(0, 3, 1, 2).float() / 255.0
+        yield x, torch.from_numpy(corners[idx])
+
+
+def evaluate(net, windows: np.ndarray, corners: np.ndarray) -> dict[str, float]:
+    """Mean corner error (window pixels) and mean outline IoU with the truth, against the box's."""
+    import torch  # noqa: PLC0415
+
+    from .geometry import quad_iou  # noqa: PLC0415
+
+    net.eval()
+    with torch.no_grad():
+        pred = np.concatenate([net(x).numpy() for x, _ in batches(windows, corners, 256, None)])
+    err = np.linalg.norm(pred - corners, axis=2).mean() * SIZE
+    iou = np.mean([quad_iou(p, t) for p, t in zip(pred, corners)])
+    box = np.mean([quad_iou(BASE, t) for t in corners])
+    return {"corner_px": float(err), "iou": float(iou), "box_iou": float(box)}
+
+
+def train(data: Path | list[Path], epochs: int = 12, batch: int = 128, lr: float = 3e-3, seed: int = 0,
+          init: Path | None = None, val: Path | None = None, log=print):
+    """Train on the pairs in ``data`` (one file or several), validating on ``val`` (default: the
+    first file's ``-val.npz``, where there is one); returns the network."""
+    import torch  # noqa: PLC0415
+
+    from datasets.corner_crops import val_path  # noqa: PLC0415
+
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    files = [data] if isinstance(data, Path) else list(data)
+    sets = [np.load(f) for f in files]
+    windows = np.concatenate([s["windows"] for s in sets])
+    corners = np.concatenate([s["corners"] for s in sets]).astype(np.float32)
+    val = val or val_path(files[0])
+    val = np.load(val) if val.is_file() else None
+    net = corner_net()
+    if init:
+        net.load_state_dict(torch.load(init))
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    steps = epochs * ((len(windows) + batch - 1) // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.1)
+    loss_fn = torch.nn.SmoothL1Loss(beta=1.0 / SIZE)
+    for epoch in range(epochs):
+        net.train()
+        start, total = time.time(), 0.0
+        for x, y in batches(windows, corners, batch, rng):
+            x, y = augment(x, y, rng)
+            loss = loss_fn(net(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(x)
+        line = f"epoch {epoch + 1}/{epochs}  loss {total / len(windows):.5f}  {time.time() - start:.0f} s"
+        if val is not None:
+            m = evaluate(net, val["windows"], val["corners"].astype(np.float32))
+            line += f"  val corner error {m['corner_px']:.2f} px, IoU {m['iou']:.3f} (box {m['box_iou']:.3f})"
+        log(line)
+    return net
+
+
+def export(net, out: Path) -> Path:
+    """ONNX with a free batch size; the window's geometry goes in the metadata, checked at load."""
+    import onnx  # noqa: PLC0415
+    import torch  # noqa: PLC0415
+
+    net.eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, torch.zeros(1, 3, SIZE, SIZE), str(out), input_names=["windows"], output_names=["corners"],
+                      dynamic_axes={"windows": {0: "n"}, "corners": {0: "n"}}, opset_version=17, dynamo=False)
+    model = onnx.load(str(out))
+    for key, value in (("size", SIZE), ("grow", GROW)):
+        model.metadata_props.add(key=key, value=str(value))
+    onnx.save(model, str(out))
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, nargs="+", required=True, help="pairs from datasets.corner_crops")
+    ap.add_argument("--val", type=Path, default=None, help="validation pairs (default: the first --data's -val.npz)")
+    ap.add_argument("--out", type=Path, default=Path("models/card-corners.onnx"))
+    ap.add_argument("--epochs", type=int, default=12)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--state", type=Path, default=Path("runs/corners/last.pt"), help="where the trained weights go")
+    ap.add_argument("--init", type=Path, default=None, help="a .pt state to go on from")
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args(argv)
+    import torch  # noqa: PLC0415
+
+    torch.set_num_threads(args.threads)
+    net = train(args.data, args.epochs, args.batch, args.lr, init=args.init, val=args.val)
+    args.state.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(net.state_dict(), args.state)
+    print(f"wrote {export(net, args.out)} and {args.state}")
+
+
+if __name__ == "__main__":
+    main()
