@@ -11,7 +11,7 @@ corners (dataset labels are clipped to the picture).
 
 ``python -m datasets.corner_crops OUT.npz --scenes 4000 --seed 40`` writes ``windows`` (N x SIZE x
 SIZE x 3, RGB uint8) and ``corners`` (N x 4 x 2, fractions of the window, in the box's corner
-order); ``--val`` scenes go to ``OUT-val.npz``.
+order); ``--val`` scenes go to ``OUT-val.npz`` (boxes as found and ``--near`` windows, no jitter).
 """
 
 from __future__ import annotations
@@ -90,8 +90,8 @@ def _job(args: tuple[int, int, int, tuple[str, ...], tuple[float, ...]]) -> tupl
 
 
 def build(out: Path, scenes: int, detector: Path, seed: int = 40, split: str = "train", jitter: int = 1,
-          near_copies: int = 1, workers: int | None = None, groups: tuple[str, ...] = DEFAULT_GROUPS, progress: bool = True,
-          layouts: tuple[float, ...] = SceneOptions.layouts) -> int:
+          near_copies: int = 1, workers: int | None = None, groups: tuple[str, ...] = DEFAULT_GROUPS,
+          progress: bool = True, layouts: tuple[float, ...] = SceneOptions.layouts) -> int:
     """Write the pairs of ``scenes`` scenes to ``out``; returns how many."""
     packs_of(groups)  # fail here, once, if a group is unknown or its art is missing
     jobs = [(scene_seed(seed, split, i), jitter, near_copies, groups, layouts) for i in range(scenes)]
@@ -124,8 +124,8 @@ def main(argv: list[str] | None = None) -> None:
     groups = parse_groups(args.packs)
     build(args.out, args.scenes, args.detector, args.seed, "train", args.jitter, args.near, args.workers, groups,
           layouts=args.layouts)
-    if args.val:  # the boxes as found, and one second look at each
-        build(val_path(args.out), args.val, args.detector, args.seed, "val", 0, 1, args.workers, groups,
+    if args.val:  # the boxes as found, and as many second looks at each as in training
+        build(val_path(args.out), args.val, args.detector, args.seed, "val", 0, args.near, args.workers, groups,
               layouts=args.layouts)
 
 
