@@ -56,13 +56,14 @@ def main(argv: list[str] | None = None) -> None:
             keys = ["all", band(card.visible, IN_VIEW)]
             if j in found:
                 keys.append(band(found[j][1], FIT))
+                fit = (found[j][1], quad_iou(min_area_quad(card.quad), card.quad))
             for key in keys:
                 row = tally[key]
                 row[0] += 1
                 if j in found:
                     row[1] += 1
                     row[2] += names[j] == card.code
-                    fits[key].append((found[j][1], quad_iou(min_area_quad(card.quad), card.quad)))
+                    fits[key].append(fit)
             if j in found and names[j] != card.code:
                 confused[(card.code, names[j])] += 1
     for key in ["all"] + [name for _, name in IN_VIEW + FIT]:

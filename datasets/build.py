@@ -77,17 +77,23 @@ def _job(args: tuple) -> int:
     return (write_card_crop if kind == "closeup" else write_scene)(*rest)
 
 
-def run_jobs(job: Callable[[Any], int], jobs: list, workers: int | None, progress: bool, desc: str, unit: str,
-             initializer: Callable | None = None, initargs: tuple = ()) -> int:
+def map_jobs(job: Callable[[Any], Any], jobs: list, workers: int | None, progress: bool, desc: str, unit: str,
+             initializer: Callable | None = None, initargs: tuple = ()) -> list:
     """Run ``job`` on each of ``jobs`` in worker processes (one per core unless told), with a
-    progress bar if asked; returns the sum of what the jobs return."""
+    progress bar if asked; returns what the jobs return, in order."""
     with ProcessPoolExecutor(workers or os.cpu_count() or 1, initializer=initializer, initargs=initargs) as pool:
         results = pool.map(job, jobs, chunksize=8)
         if progress:
             from tqdm import tqdm
 
             results = tqdm(results, total=len(jobs), desc=desc, unit=unit)
-        return sum(results)
+        return list(results)
+
+
+def run_jobs(job: Callable[[Any], int], jobs: list, workers: int | None, progress: bool, desc: str, unit: str,
+             initializer: Callable | None = None, initargs: tuple = ()) -> int:
+    """:func:`map_jobs` for jobs that count what they wrote: the sum of the counts."""
+    return sum(map_jobs(job, jobs, workers, progress, desc, unit, initializer, initargs))
 
 
 def crop_folders(scenes: int, crops_per_card: int, card_crops: int, classes: tuple[str, ...]) -> list[str]:

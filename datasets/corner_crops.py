@@ -17,30 +17,19 @@ order); ``--val`` scenes go to ``OUT-val.npz`` (boxes as found and ``--near`` wi
 from __future__ import annotations
 
 import argparse
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
 from .art import DEFAULT_GROUPS, packs_of, parse_groups
-from .build import scene_seed
-from .detector_crops import detector_run_options
+from .build import map_jobs, scene_seed
+from .detector_crops import detector_run_options, init_worker, worker_recognizer
 from .scenes import SceneOptions, render_scene
 
 MIN_IOU = 0.4
 # How far a jittered box strays from the found one: centre (share of the box's size), size, degrees.
 SHIFT, SCALE, TURN = 0.06, 0.08, 6.0
 NEAR = 0.04  # how far each corner of a card's outline strays for a second look, as a share of the card's height
-
-_recognizer = None  # one per worker process
-
-
-def _init(detector: str) -> None:
-    global _recognizer
-    from vision.recognize import Recognizer  # noqa: PLC0415 - the detector only runs when pairs are built
-
-    _recognizer = Recognizer(Path(detector), threads=1, corners=None)
-
 
 def jittered(quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The box moved, resized and turned a little: the detector's errors, more of them."""
@@ -80,7 +69,7 @@ def pairs_of_scene(image: np.ndarray, cards: list, boxes: list[np.ndarray], rng:
 def _job(args: tuple[int, int, int, tuple[str, ...], tuple[float, ...]]) -> tuple[np.ndarray, np.ndarray]:
     seed, jitter, near_copies, groups, layouts = args
     scene = render_scene(seed, packs_of(groups), SceneOptions(layouts=layouts))
-    boxes = [q for q, _ in _recognizer.detect_cards(scene.image)]
+    boxes = [q for q, _ in worker_recognizer().detect_cards(scene.image)]
     pairs = pairs_of_scene(scene.image, scene.labelled(), boxes, np.random.default_rng(seed), jitter, near_copies)
     from vision.corners import SIZE  # noqa: PLC0415
 
@@ -95,13 +84,8 @@ def build(out: Path, scenes: int, detector: Path, seed: int = 40, split: str = "
     """Write the pairs of ``scenes`` scenes to ``out``; returns how many."""
     packs_of(groups)  # fail here, once, if a group is unknown or its art is missing
     jobs = [(scene_seed(seed, split, i), jitter, near_copies, groups, layouts) for i in range(scenes)]
-    with ProcessPoolExecutor(workers, initializer=_init, initargs=(str(detector),)) as pool:
-        results = pool.map(_job, jobs, chunksize=8)
-        if progress:
-            from tqdm import tqdm  # noqa: PLC0415
-
-            results = tqdm(results, total=len(jobs), desc=f"{split} scenes", unit="scene")
-        parts = list(results)
+    parts = map_jobs(_job, jobs, workers, progress, desc=f"{split} scenes", unit="scene",
+                     initializer=init_worker, initargs=(str(detector),))
     windows = np.concatenate([w for w, _ in parts])
     corners = np.concatenate([c for _, c in parts])
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -32,11 +32,17 @@ MIN_VISIBLE = 0.5  # less than half a card in view: its name is a guess, not a r
 _recognizer = None  # one per worker process
 
 
-def _init(detector: str) -> None:
+def init_worker(detector: str) -> None:
+    """Load the detector once in each worker process (the boxes as found: no corner fit)."""
     global _recognizer
     from vision.recognize import Recognizer  # noqa: PLC0415 - the detector only runs when crops are built
 
     _recognizer = Recognizer(Path(detector), threads=1, corners=None)
+
+
+def worker_recognizer():
+    """The recognizer :func:`init_worker` loaded in this process."""
+    return _recognizer
 
 
 def crops_of_scene(image: np.ndarray, cards: list, recognizer) -> list[tuple[str, np.ndarray]]:
@@ -58,7 +64,7 @@ def crops_of(scene: Scene, recognizer) -> list[tuple[str, np.ndarray]]:
 def _job(args: tuple[str, str, int, int, tuple[str, ...], tuple[float, ...]]) -> int:
     out, split, i, seed, groups, layouts = args
     scene = render_scene(scene_seed(seed, split, i), packs_of(groups), SceneOptions(layouts=layouts))
-    crops = crops_of(scene, _recognizer)
+    crops = crops_of(scene, worker_recognizer())
     for k, (code, crop) in enumerate(crops):
         cv2.imwrite(str(Path(out) / "classify" / split / code / f"det_{split}_{i:06d}_{k}.jpg"), crop[..., ::-1])
     return len(crops)
@@ -73,7 +79,7 @@ def build(out: Path, train: int, val: int, detector: Path, seed: int = 5, worker
         for code in CROP_CLASSES:
             (out / "classify" / split / code).mkdir(parents=True, exist_ok=True)
     jobs = [(str(out), s, i, seed, groups, layouts) for s, n in (("train", train), ("val", val)) for i in range(n)]
-    n = run_jobs(_job, jobs, workers, progress, desc="scenes", unit="scene", initializer=_init,
+    n = run_jobs(_job, jobs, workers, progress, desc="scenes", unit="scene", initializer=init_worker,
                  initargs=(str(detector),))
     if progress:
         print(f"{train + val} scenes, {n} crops at the detector's boxes -> {out / 'classify'}")
