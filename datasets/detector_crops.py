@@ -98,7 +98,6 @@ def detector_run_options(ap: argparse.ArgumentParser) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out", type=Path)
     ap.add_argument("--train", type=int, default=3000)
