@@ -9,6 +9,9 @@ runs on it, and every box that matches a labelled card (IoU >= 0.5, at least hal
 in view) is cut out exactly as :class:`vision.recognize.Recognizer` cuts it, under that card's
 name; a box on a face-down card, under ``back``.
 
+With ``--corners FILE`` each box is first fitted to its card's outline by that corner network,
+as the recognizer does before it cuts (v7's crops are tighter than the boxes v5 was trained on).
+
 ``python -m datasets.detector_crops OUT --train 3000 --val 300 --seed 5`` writes
 ``OUT/classify/{train,val}/<card>/*.jpg``; scene ``i`` is rendered from the same seeds as
 :mod:`datasets.build`, so a set is reproducible for a given detector.
@@ -32,12 +35,13 @@ MIN_VISIBLE = 0.5  # less than half a card in view: its name is a guess, not a r
 _recognizer = None  # one per worker process
 
 
-def init_worker(detector: str) -> None:
-    """Load the detector once in each worker process (the boxes as found: no corner fit)."""
+def init_worker(detector: str, corners: str | None = None) -> None:
+    """Load the detector once in each worker process, with the corner fit ``corners`` (None: the
+    boxes as found)."""
     global _recognizer
     from vision.recognize import Recognizer  # noqa: PLC0415 - the detector only runs when crops are built
 
-    _recognizer = Recognizer(Path(detector), threads=1, corners=None)
+    _recognizer = Recognizer(Path(detector), threads=1, corners=Path(corners) if corners else None)
 
 
 def worker_recognizer():
@@ -52,6 +56,7 @@ def crops_of_scene(image: np.ndarray, cards: list, recognizer) -> list[tuple[str
 
     cards = [c for c in cards if c.visible >= MIN_VISIBLE]
     found = recognizer.detect_cards(image)
+    found = list(zip(recognizer.refine(image, [q for q, _ in found]), [s for _, s in found]))  # as it reads them
     pairs = greedy_match(found, [(c.quad, c.code) for c in cards], quad_iou, MIN_IOU)
     return [(cards[j].code, rectify(image, found[i][0], (CROP_W, CROP_H))) for i, j, _ in pairs]
 
@@ -72,7 +77,7 @@ def _job(args: tuple[str, str, int, int, tuple[str, ...], tuple[float, ...]]) ->
 
 def build(out: Path, train: int, val: int, detector: Path, seed: int = 5, workers: int | None = None,
           groups: tuple[str, ...] = DEFAULT_GROUPS, progress: bool = True,
-          layouts: tuple[float, ...] = SceneOptions.layouts) -> int:
+          layouts: tuple[float, ...] = SceneOptions.layouts, corners: Path | None = None) -> int:
     """Write the crops; returns how many."""
     packs_of(groups)  # fail here, once, if a group is unknown or its art is missing
     for split in ("train", "val"):
@@ -80,9 +85,10 @@ def build(out: Path, train: int, val: int, detector: Path, seed: int = 5, worker
             (out / "classify" / split / code).mkdir(parents=True, exist_ok=True)
     jobs = [(str(out), s, i, seed, groups, layouts) for s, n in (("train", train), ("val", val)) for i in range(n)]
     n = run_jobs(_job, jobs, workers, progress, desc="scenes", unit="scene", initializer=init_worker,
-                 initargs=(str(detector),))
+                 initargs=(str(detector), str(corners) if corners else None))
     if progress:
-        print(f"{train + val} scenes, {n} crops at the detector's boxes -> {out / 'classify'}")
+        at = "fitted outlines" if corners else "boxes"
+        print(f"{train + val} scenes, {n} crops at the detector's {at} -> {out / 'classify'}")
     return n
 
 
@@ -104,9 +110,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--val", type=int, default=300)
     ap.add_argument("--seed", type=int, default=5)
     detector_run_options(ap)
+    ap.add_argument("--corners", type=Path, default=None,
+                    help="cut at the boxes fitted by this corner network, as the recognizer reads photos")
     args = ap.parse_args(argv)
     build(args.out, args.train, args.val, args.detector, args.seed, args.workers, parse_groups(args.packs),
-          layouts=args.layouts)
+          layouts=args.layouts, corners=args.corners)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,20 @@ class BoxesAt:
     def detect_cards(self, image):
         return [(np.float32(q), 0.9) for q in self.quads]
 
+    def refine(self, image, quads):  # no corner fit
+        return quads
+
+
+class FittedTo(BoxesAt):
+    """A detector whose boxes a corner fit moves onto the given outlines."""
+
+    def __init__(self, quads, fitted):
+        super().__init__(quads)
+        self.fitted = fitted
+
+    def refine(self, image, quads):
+        return [np.float32(f) for f in self.fitted]
+
 
 def card_at(code, x, y, visible=1.0):
     quad = np.float32([[x, y], [x + 60, y], [x + 60, y + 90], [x, y + 90]])
@@ -38,6 +52,15 @@ def test_a_crop_is_cut_at_the_detectors_box_under_the_name_of_the_card_it_matche
     assert sorted(code for code, _ in crops) == ["6s", "Ah"]
     blue = dict(crops)["6s"]
     assert blue.shape[:2] == (96, 96) and blue[..., 2].mean() > blue[..., 0].mean()
+
+
+def test_with_a_corner_fit_the_crop_is_cut_at_the_fitted_outline():
+    img = image_with({(200, 100): (0, 0, 255)})
+    cards = [card_at("6s", 200, 100)]
+    loose = cards[0].quad + np.float32([[-30, -30], [30, -30], [30, 30], [-30, 30]])  # IoU 0.35 with the card
+    assert crops_of_scene(img, cards, BoxesAt([loose])) == []
+    crops = crops_of_scene(img, cards, FittedTo([loose], [cards[0].quad]))
+    assert [code for code, _ in crops] == ["6s"] and crops[0][1][..., 2].mean() > 220  # all card, hardly any table
 
 
 def test_a_box_matching_no_card_gives_no_crop():

@@ -11,6 +11,7 @@ class R:
     confidence: float = 0.9
     box: tuple = (100, 100, 160, 190)
     alternatives: list = field(default_factory=list)
+    cut: bool = False
 
 
 def feed(st, frames, impossible=frozenset()):
@@ -58,6 +59,19 @@ def test_an_impossible_read_falls_back_to_the_next_likely_card():
     frames = [[R("Ah", alternatives=[("As", 0.3), ("Kh", 0.05)])]] * 8
     ev = feed(Stabilizer(), frames, impossible={"Ah"})
     assert [e.card for _, e in ev] == ["As"]
+
+
+def test_a_card_sliding_in_over_the_pictures_edge_is_named_only_once_it_lies_still():
+    # its box, clipped to the picture, grows a few pixels a frame: still enough over four frames
+    sliding = [[R("8s", box=(160, 372 - 4 * i, 250, 480), cut=True)] for i in range(16)]
+    lying = [[R("8s", box=(160, 308, 250, 480), cut=True)]] * 14
+    ev = feed(Stabilizer(min_hits=4, edge_hits=12), sliding + lying)
+    assert [e.card for _, e in ev] == ["8s"] and ev[0][0] >= len(sliding)
+
+
+def test_a_card_cut_by_the_pictures_edge_and_lying_still_is_named():
+    ev = feed(Stabilizer(min_hits=4, edge_hits=12), [[R("Ah", box=(0, 100, 60, 190), cut=True)]] * 14)
+    assert [(i, e.card) for i, e in ev] == [(11, "Ah")]
 
 
 def test_two_cards_at_different_places_are_two_tracks():

@@ -54,12 +54,13 @@ class Detection:
     corners: list[tuple[float, float]]  # the card's outline (the box fitted by vision.corners), clockwise from its top left
     detector_score: float = 1.0
     alternatives: list[tuple[str, float]] = field(default_factory=list)  # next-best reads
+    cut: bool = False  # the picture's edge cuts the card: part of it is out of view
 
     def to_dict(self) -> dict:
         return {"card": self.card, "confidence": round(self.confidence, 4),
                 "box": [round(v, 1) for v in self.box], "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
                 "detector_score": round(self.detector_score, 4),
-                "alternatives": [[c, round(p, 4)] for c, p in self.alternatives]}
+                "alternatives": [[c, round(p, 4)] for c, p in self.alternatives], "cut": self.cut}
 
 
 class ModelMissing(FileNotFoundError):
@@ -116,6 +117,12 @@ def frame_box(quad: np.ndarray, width: int, height: int) -> tuple[float, float, 
     x1, y1 = np.minimum(np.maximum(quad.min(axis=0), 0), (width, height))
     x2, y2 = np.maximum(np.minimum(quad.max(axis=0), (width, height)), (x1, y1))
     return float(x1), float(y1), float(x2), float(y2)
+
+
+def cut_by_edge(quad: np.ndarray, width: int, height: int, margin: float = 2.0) -> bool:
+    """Whether the outline reaches the picture's edge (within ``margin`` pixels) or beyond it."""
+    lo, hi = quad.min(axis=0), quad.max(axis=0)
+    return bool((lo < margin).any() or hi[0] > width - margin or hi[1] > height - margin)
 
 
 class Recognizer:
@@ -233,7 +240,7 @@ class Recognizer:
             found.append(Detection(
                 self.names[best[0]], float(score * probs[best[0]]), box,
                 [(float(a), float(b)) for a, b in quad], score,
-                [(self.names[i], float(probs[i])) for i in best[1:]]))
+                [(self.names[i], float(probs[i])) for i in best[1:]], cut_by_edge(quad, rgb.shape[1], rgb.shape[0])))
         self._cache = cache if self.reuse_frames else []
         if self.corners is not None:  # fitted, two boxes may have become one outline
             found = one_per_outline(found, corner_stage.SAME_CARD)

@@ -4,7 +4,8 @@ Each card on the table is a track, matched frame to frame by where it lies. A tr
 ``CardLaid`` only when it was seen in ``min_hits`` of the last ``window`` frames and its best
 card has enough of the confidence votes; it ends with ``CardGone`` only after ``gone_after``
 frames without it, and only once its box has stopped moving (a card still carried in by a hand
-is not yet played). So a hand passing over the cloth, a glare or a flickering second-best class
+is not yet played; one cut by the picture's edge must lie still longer, since its box, clipped to
+the picture, hardly changes while it slides in). So a hand passing over the cloth, a glare or a flickering second-best class
 neither creates nor removes a card. A decided track whose every recent read names another card
 (the trump 6 laid where the upcard was) ends and starts over. Both decisions lean on sure reads:
 a card half under the hand that carries it in, or under a hand reaching past it, is read timidly
@@ -63,6 +64,7 @@ class Track:
     named_box: tuple[float, float, float, float] | None = None  # where it lay when its card was named
     corners: list = field(default_factory=list)  # the last read's outline, where the reader gives one
     named_corners: list = field(default_factory=list)
+    cut: bool = False  # the last read's card runs off the picture
 
     def vote(self, read: Read) -> None:
         self.votes[read.card] = self.votes.get(read.card, 0.0) + read.confidence
@@ -73,11 +75,16 @@ class Track:
 class Stabilizer:
     def __init__(self, window: int = 6, min_hits: int = 4, min_conf: float = 0.5, min_support: float = 0.7,
                  match_iou: float = 0.3, gone_after: int = 8, still_iou: float = 0.8, gap_frames: int = 3,
-                 match_cover: float = 0.8, sure_conf: float = 0.7, same_outline: float = 0.6) -> None:
+                 match_cover: float = 0.8, sure_conf: float = 0.7, same_outline: float = 0.6,
+                 edge_hits: int = 12) -> None:
         self.window, self.min_hits, self.min_conf = window, min_hits, min_conf
         self.min_support, self.match_iou, self.gone_after = min_support, match_iou, gone_after
         self.match_cover = match_cover  # a box within a track's box is that card, partly covered
         self.still_iou = still_iou
+        # A card cut by the picture's edge counts as lying still after this many frames, not
+        # ``min_hits``: on the virtual table a card slid in over the lower edge kept a box of
+        # IoU 0.86 over four frames, was named from its half in view and then re-read as it came on.
+        self.edge_hits = max(edge_hits, min_hits)
         self.same_outline = same_outline  # a re-read lies at least this much (IoU) where the card was named
         self.gap_frames = gap_frames  # missing this long, a card may have been taken away and another laid
         # A card is named once all the votes its track has had, times the card's share of the
@@ -100,8 +107,9 @@ class Stabilizer:
             if read is not None:
                 track.box, track.missing = read.box, 0
                 track.corners = list(getattr(read, "corners", None) or [])
+                track.cut = bool(getattr(read, "cut", False))
                 track.vote(read)
-                _push(track.boxes, read.box, self.min_hits)
+                _push(track.boxes, read.box, self.edge_hits)
                 _push(track.tops, (read.card, read.confidence), 3 * self.window)
             else:
                 track.missing += 1
@@ -155,7 +163,8 @@ class Stabilizer:
         return [CardLaid(track.id, track.card, track.box, t, options[0][0] / possible, track.first_seen)]
 
     def _still(self, track: Track) -> bool:
-        return len(track.boxes) >= self.min_hits and box_iou(track.boxes[0], track.boxes[-1]) >= self.still_iou
+        n = self.edge_hits if track.cut else self.min_hits
+        return len(track.boxes) >= n and box_iou(track.boxes[-n], track.boxes[-1]) >= self.still_iou
 
     def _replaced(self, track: Track, t: float, impossible) -> list:
         """The recent reads all name one other possible card, surely enough: a new card lies here."""
