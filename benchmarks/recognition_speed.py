@@ -1,7 +1,8 @@
 """Whole-recognition latency per 640x480 frame with 5 cards in view, on 2 CPU threads.
 
 Frames are generated scenes with exactly five face-up cards; each is recognised end to end
-(detector, rectification, classifier for every card). Prints median and p90 milliseconds.
+(detector, corner fit, rectification, classifier for every card; ``--corners none`` leaves the fit
+out). Prints median and p90 milliseconds.
 
 Run: ``python benchmarks/recognition_speed.py [--frames 100] [--threads 2]``
 """

@@ -133,14 +133,13 @@ def per_rank(confusion: dict[tuple[str, str], int]) -> str:
 
 
 def model_options(p: argparse.ArgumentParser, photos: bool = False) -> None:
-    """The recognizer's options; for ``photos`` the detector looks twice by default (vision.views)
-    and the boxes are fitted to the cards (vision.corners)."""
-    from vision.recognize import (CAMERA_CORNERS, CLASSIFIER, CONF, CORNER_PASSES, CROSS_COVER, DETECTOR,
-                                  PHOTO_CORNERS, PHOTO_VIEWS, SECOND_LOOK, VIEWS)
+    """The recognizer's options; for ``photos`` the detector looks twice by default (vision.views)."""
+    from vision.recognize import (CLASSIFIER, CONF, CORNER_PASSES, CORNERS, CROSS_COVER, DETECTOR, PHOTO_VIEWS,
+                                  SECOND_LOOK, VIEWS)
 
     p.add_argument("--detector", type=Path, default=DETECTOR)
     p.add_argument("--classifier", type=Path, default=CLASSIFIER)
-    p.add_argument("--corners", type=_corners_path, default=PHOTO_CORNERS if photos else CAMERA_CORNERS,
+    p.add_argument("--corners", type=_corners_path, default=CORNERS,
                    help="the corner network that fits each box to its card (vision.corners); 'none': boxes as "
                         "found (default %(default)s)")
     p.add_argument("--corner-passes", type=int, default=CORNER_PASSES, metavar="N",

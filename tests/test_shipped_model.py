@@ -63,10 +63,10 @@ def test_the_shipped_corner_fit_puts_the_outlines_of_tilted_cards_closer_to_the_
     import numpy as np
 
     from vision.geometry import quad_iou
-    from vision.recognize import PHOTO_CORNERS
+    from vision.recognize import CORNERS
 
     opts = SceneOptions(max_cards=4, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, things_rate=0.0)
-    boxes, fitted = Recognizer(corners=None), Recognizer(corners=PHOTO_CORNERS)
+    boxes, fitted = Recognizer(corners=None), Recognizer(corners=CORNERS)
     gains = []
     for seed in range(2024, 2030):
         scene = render_scene(seed, all_packs(), opts)

@@ -30,11 +30,6 @@ MODELS = Path(__file__).resolve().parent.parent / "models"
 DETECTOR = MODELS / "card-detector.onnx"
 CLASSIFIER = MODELS / "card-classifier.onnx"
 CORNERS = MODELS / "card-corners.onnx"
-# The corner fit (vision.corners) by kind of picture, as VIEWS: a photo is fitted. A camera frame is not
-# yet: on the virtual table the fitted outlines got a card named while it was still being slid into
-# place, and its re-read after it moved was taken for a new card (model card, "Corners").
-CAMERA_CORNERS: Path | None = None
-PHOTO_CORNERS: Path | None = CORNERS
 SECOND_LOOK = 0.9  # a best class less probable than this gets a second look (see Recognizer.read)
 CROSS_COVER = 0.6  # a box this much inside a surer read's, and crosswise to it, is no card (see across_surer)
 # Detector looks per picture (vision.views). A second look doubles the detector's time: a camera frame
@@ -131,7 +126,7 @@ class Recognizer:
     def __init__(self, detector: Path = DETECTOR, classifier: Path = CLASSIFIER, conf: float | None = None,
                  iou: float = 0.5, threads: int = 2, top_k: int = 3, reuse_frames: int = 0,
                  second_look: float = SECOND_LOOK, cross_cover: float = CROSS_COVER, views: int = VIEWS,
-                 corners: Path | None = CAMERA_CORNERS, corner_passes: int = CORNER_PASSES) -> None:
+                 corners: Path | None = CORNERS, corner_passes: int = CORNER_PASSES) -> None:
         if views not in CONF:
             raise ValueError(f"views must be 1 or 2, not {views}")
         self.det = _session(Path(detector), threads)
