@@ -111,7 +111,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=5)
     detector_run_options(ap)
     ap.add_argument("--corners", type=Path, default=None,
-                    help="cut at the boxes fitted by this corner network, as the recognizer reads photos")
+                    help="cut at the boxes fitted by this corner network, as the recognizer reads pictures")
     args = ap.parse_args(argv)
     build(args.out, args.train, args.val, args.detector, args.seed, args.workers, parse_groups(args.packs),
           layouts=args.layouts, corners=args.corners)

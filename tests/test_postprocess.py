@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from vision.corners import SAME_CARD
-from vision.recognize import CROSS_COVER, Detection, Recognizer, frame_box, letterbox, one_per_outline
+from vision.recognize import (CROSS_COVER, Detection, Recognizer, cut_by_edge, frame_box, letterbox,
+                              one_per_outline)
 
 
 class FakeSession:
@@ -105,6 +106,13 @@ def test_a_card_cut_by_the_edge_of_the_picture_is_boxed_where_it_is_in_view():
     (card,) = r(np.zeros((480, 640, 3), np.uint8))
     assert card.box == (0.0, 100.0, 60.0, 230.0)
     assert card.corners[0] == (-30.0, 100.0)  # the outline still holds the whole card
+    assert card.cut  # the stabilizer waits longer before it takes such a card as lying still
+
+
+def test_a_card_lying_inside_the_picture_is_not_cut_and_one_touching_its_edge_is():
+    inside = np.array([[100, 100], [190, 100], [190, 230], [100, 230]], np.float32)
+    assert not cut_by_edge(inside, 640, 480)
+    assert cut_by_edge(inside + (0, 249), 640, 480)  # its lower edge 1 px above the picture's
 
 
 def test_an_outline_wholly_outside_the_picture_gets_an_empty_box_on_its_edge_not_an_inverted_one():
