@@ -6,7 +6,7 @@ names it. Each detection keeps the classifier's next-best cards so the live tabl
 to them when the best read is impossible (a card already played). Which end of a card is up is
 ambiguous in the detector's box, and the classifier learnt both: a read it is unsure of gets a
 second look with the card's other end up (its other index corner on top), and the two are averaged.
-Between the two, for a photo, a third network puts each box's corners where the card's are
+Between the two, a third network puts each box's corners where the card's are
 (:mod:`vision.corners`): a tilted camera sees a card as a trapezoid, which no rectangle fits.
 A photo is looked at twice by the detector, as it is and turned a quarter (:mod:`vision.views`).
 A box the classifier names ``back`` (a face-down card: the stock beside the upcard, a card laid

@@ -5,11 +5,12 @@ Each card on the table is a track, matched frame to frame by where it lies. A tr
 card has enough of the confidence votes; it ends with ``CardGone`` only after ``gone_after``
 frames without it, and only once its box has stopped moving (a card still carried in by a hand
 is not yet played; one cut by the picture's edge must lie still longer, since its box, clipped to
-the picture, hardly changes while it slides in). So a hand passing over the cloth, a glare or a flickering second-best class
-neither creates nor removes a card. A decided track whose every recent read names another card
-(the trump 6 laid where the upcard was) ends and starts over. Both decisions lean on sure reads:
-a card half under the hand that carries it in, or under a hand reaching past it, is read timidly
-and often as another card, so timid reads take longer to name or rename a card. The decision is
+the picture, hardly changes while it slides in). So a hand passing over the cloth, a glare or a
+flickering second-best class neither creates nor removes a card. A decided track whose every
+recent read names another card (the trump 6 laid where the upcard was) ends and starts over. Both
+decisions lean on sure reads: a card half under the hand that carries it in, or under a hand
+reaching past it, is read timidly and often as another card, so timid reads take longer to name or
+rename a card. The decision is
 rules-aware: reads the referee calls impossible (a card already played, the upcard on the table)
 are skipped in favour of the next likely card, or the track waits.
 """
