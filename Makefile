@@ -45,7 +45,8 @@ CROPS ?= 30000
 DEVICE ?= cpu
 PACKS ?= swiss,drawn,svg-cards,cardsjs
 # The classifier also learns from crops cut at the new detector's own boxes (datasets.detector_crops);
-# the corner network from windows around them (datasets.corner_crops; plain PyTorch, CPU).
+# the corner network from windows around them (datasets.corner_crops), the index network from
+# the cards' corner patches (datasets.index_crops); both in plain PyTorch, on the CPU.
 model: $(STAMP)
 	$(BIN)/python -m datasets.fetched
 	$(BIN)/python -m datasets.build runs/data --train $(SCENES) --val $$(( $(SCENES) / 10 )) --seed 1 --crops-per-card 3 --card-crops $(CROPS) --packs $(PACKS)
@@ -55,6 +56,8 @@ model: $(STAMP)
 	$(BIN)/python -m vision.train --data runs/data-cls --out models --runs runs/train --device $(DEVICE) --stage classify
 	$(BIN)/python -m datasets.corner_crops runs/corners/pairs.npz --scenes $$(( $(SCENES) * 2 )) --seed 40 --packs $(PACKS) --detector models/card-detector.onnx
 	$(BIN)/python -m vision.train_corners --data runs/corners/pairs.npz --out models/card-corners.onnx --state runs/corners/last.pt
+	$(BIN)/python -m datasets.index_crops runs/index/patches.npz --scenes $$(( $(SCENES) * 2 )) --seed 63 --packs $(PACKS)
+	$(BIN)/python -m vision.train_index --data runs/index/patches.npz --out models/card-index.onnx --state runs/index/last.pt
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -6,8 +6,9 @@ for comparison, of the tightest rectangle round each true outline: a tilted card
 
 The scenes are ``chratze eval-detector``'s (``vision.evaluate.generated_scenes``), matched the
 same way (oriented boxes, IoU >= 0.5, highest confidence first); "right" is over the found cards.
-``--truth-outline`` names each found card from a crop cut at its true outline instead (what the
-classifier could do with perfect corners: the bound the corner fit works towards).
+``--truth-outline`` names each found card from its true outline instead (crop and corner patches:
+what the classifier and the index reader could do with perfect corners, the bound the corner fit
+works towards).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chratze.cli import model_options, recognizer_from  # noqa: E402
 from vision.evaluate import generated_scenes, greedy_match, quad_iou  # noqa: E402
-from vision.geometry import min_area_quad, rectify  # noqa: E402
+from vision.geometry import min_area_quad  # noqa: E402
 
 IN_VIEW = ((0.6, "in view < 60 %"), (0.9, "in view 60-90 %"), (float("inf"), "in view >= 90 %"))
 FIT = ((0.7, "box IoU 0.5-0.7"), (0.85, "box IoU 0.7-0.85"), (float("inf"), "box IoU >= 0.85"))
@@ -50,7 +51,7 @@ def main(argv: list[str] | None = None) -> None:
         found = {j: (k, iou) for k, j, iou in greedy_match(preds, [(c.quad, c.code) for c in cards], quad_iou, 0.5)}
         names = {j: dets[k].card for j, (k, _) in found.items()}
         if args.truth_outline and found:
-            probs = rec.read([rectify(scene.image, cards[j].quad) for j in found])
+            probs = rec.read_cards(scene.image, [cards[j].quad for j in found])
             names = {j: rec.names[int(np.argmax(p))] for j, p in zip(found, probs)}
         for j, card in enumerate(cards):
             keys = ["all", band(card.visible, IN_VIEW)]

@@ -1,8 +1,8 @@
 """Whole-recognition latency per 640x480 frame with 5 cards in view, on 2 CPU threads.
 
 Frames are generated scenes with exactly five face-up cards; each is recognised end to end
-(detector, corner fit, rectification, classifier for every card; ``--corners none`` leaves the fit
-out). Prints median and p90 milliseconds.
+(detector, corner fit, rectification, classifier and index reader for every card; ``--corners none``
+leaves the fit out, ``--index none`` the index reader). Prints median and p90 milliseconds.
 
 Run: ``python benchmarks/recognition_speed.py [--frames 100] [--threads 2]``
 """

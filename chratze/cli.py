@@ -58,7 +58,7 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _corners_path(value: str) -> Path | None:
+def _model_or_none(value: str) -> Path | None:
     return None if value.lower() == "none" else Path(value)
 
 
@@ -68,7 +68,7 @@ def recognizer_from(args: argparse.Namespace, **extra):
 
     return Recognizer(args.detector, args.classifier, conf=args.conf, second_look=args.second_look,
                       cross_cover=args.cross_cover, views=args.views, corners=args.corners,
-                      corner_passes=args.corner_passes, **extra)
+                      corner_passes=args.corner_passes, index=args.index, **extra)
 
 
 def _detect(args: argparse.Namespace) -> int:
@@ -134,16 +134,19 @@ def per_rank(confusion: dict[tuple[str, str], int]) -> str:
 
 def model_options(p: argparse.ArgumentParser, photos: bool = False) -> None:
     """The recognizer's options; for ``photos`` the detector looks twice by default (vision.views)."""
-    from vision.recognize import (CLASSIFIER, CONF, CORNER_PASSES, CORNERS, CROSS_COVER, DETECTOR, PHOTO_VIEWS,
-                                  SECOND_LOOK, VIEWS)
+    from vision.recognize import (CLASSIFIER, CONF, CORNER_PASSES, CORNERS, CROSS_COVER, DETECTOR, INDEX,
+                                  PHOTO_VIEWS, SECOND_LOOK, VIEWS)
 
     p.add_argument("--detector", type=Path, default=DETECTOR)
     p.add_argument("--classifier", type=Path, default=CLASSIFIER)
-    p.add_argument("--corners", type=_corners_path, default=CORNERS,
+    p.add_argument("--corners", type=_model_or_none, default=CORNERS,
                    help="the corner network that fits each box to its card (vision.corners); 'none': boxes as "
                         "found (default %(default)s)")
     p.add_argument("--corner-passes", type=int, default=CORNER_PASSES, metavar="N",
                    help="looks of the corner network, each around the corners the last found (default %(default)s)")
+    p.add_argument("--index", type=_model_or_none, default=INDEX,
+                   help="the index network that reads each card again from its four corners (vision.index); "
+                        "'none': the classifier alone (default %(default)s)")
     p.add_argument("--views", type=int, choices=sorted(CONF), default=PHOTO_VIEWS if photos else VIEWS,
                    help="detector looks per picture: 2 = as it is and turned a quarter, boxes fused "
                         "(default %(default)s)")

@@ -41,7 +41,7 @@ def init_worker(detector: str, corners: str | None = None) -> None:
     global _recognizer
     from vision.recognize import Recognizer  # noqa: PLC0415 - the detector only runs when crops are built
 
-    _recognizer = Recognizer(Path(detector), threads=1, corners=Path(corners) if corners else None)
+    _recognizer = Recognizer(Path(detector), threads=1, corners=Path(corners) if corners else None, index=None)
 
 
 def worker_recognizer():

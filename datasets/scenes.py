@@ -26,6 +26,12 @@ class PlacedCard:
     pack: str
     quad: np.ndarray  # 4x2 image coords: the face's TL, TR, BR, BL
     visible: float = 1.0  # fraction of the card's area not covered
+    corners_shown: tuple[float, ...] = (1.0,) * 4  # share of each corner patch (where indices are printed) in view
+
+    @property
+    def corner_visible(self) -> float:
+        """The most of any one corner patch in view: a card can be named from one index."""
+        return max(self.corners_shown)
 
 
 @dataclass
@@ -124,6 +130,7 @@ def _rounded_mask(w: int, h: int, corner: float = 0.05) -> np.ndarray:
     return m
 
 
+CORNER_PATCH = 0.25  # a corner patch's share of the face's width and height: the index and some margin
 LAYOUTS = ("pile", "seats", "scatter", "fan", "heap")  # shares may leave out the last (heap: none)
 
 
@@ -328,6 +335,7 @@ def render_scene(seed: int, packs: dict[str, dict[str, np.ndarray]], opts: Scene
         draw_hand(img, ids, rng)
     for k, card in enumerate(placed):
         card.visible = visible_fraction(ids, k, card.quad)
+        card.corners_shown = tuple(shown_within(ids, k, patch) for patch in corner_outlines(card.quad))
     img = camera_effects(light(img, rng), rng)
     return Scene(img, placed)
 
@@ -350,6 +358,30 @@ def choose_pack(rng: np.random.Generator, packs: dict[str, dict[str, np.ndarray]
 def visible_fraction(ids: np.ndarray, k: int, quad: np.ndarray) -> float:
     """How much of card ``k`` (outline ``quad``) the pixels marked ``k`` in ``ids`` show."""
     return float(np.count_nonzero(ids == k)) / _area(quad)
+
+
+def shown_within(ids: np.ndarray, k: int, patch: np.ndarray) -> float:
+    """The share of ``patch`` (a quad in the picture) whose pixels are card ``k``'s; any part
+    outside the picture counts as not shown."""
+    h, w = ids.shape
+    x0, y0 = np.floor(patch.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(patch.max(axis=0)).astype(int) + 1
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [np.round(patch - (x0, y0)).astype(np.int32)], 1)
+    ya, yb, xa, xb = max(0, y0), min(h, y1), max(0, x0), min(w, x1)
+    shown = (ids[ya:yb, xa:xb] == k) & (mask[ya - y0:yb - y0, xa - x0:xb - x0] > 0) if ya < yb and xa < xb else 0
+    return float(np.count_nonzero(shown)) / max(1, int(np.count_nonzero(mask)))
+
+
+def corner_outlines(quad: np.ndarray, share: float = CORNER_PATCH) -> list[np.ndarray]:
+    """The outlines in the picture of the four corner patches of a card's face (a ``share`` of its
+    width and height each): a card can be named where one of them, or most of the face, shows."""
+    to_picture = cv2.getPerspectiveTransform(np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]), quad.astype(np.float32))
+    patches = []
+    for u, v in ((0, 0), (1 - share, 0), (1 - share, 1 - share), (0, 1 - share)):
+        square = np.float32([[u, v], [u + share, v], [u + share, v + share], [u, v + share]])
+        patches.append(cv2.perspectiveTransform(square[None], to_picture)[0])
+    return patches
 
 
 def _area(quad: np.ndarray) -> float:

@@ -85,7 +85,7 @@ def test_a_corner_network_trained_for_another_window_is_refused(tmp_path, monkey
     from vision.recognize import CORNERS, _corner_session
 
     monkeypatch.setattr(corners, "GROW", GROW + 0.1)
-    with pytest.raises(ValueError, match="grown"):
+    with pytest.raises(ValueError, match="grow"):
         _corner_session(CORNERS, 1)
     monkeypatch.setattr(corners, "GROW", GROW)
     assert recognize.corner_stage.SIZE == SIZE

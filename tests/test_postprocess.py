@@ -23,6 +23,7 @@ class FakeSession:
 def recognizer_with(out):
     r = object.__new__(Recognizer)
     r.corners = None  # the boxes as found
+    r.index = None  # the classifier alone
     r.det, r.det_size, r.conf, r.iou, r.views = FakeSession(out), 320, 0.35, 0.5, 1
     return r
 
@@ -51,6 +52,7 @@ def reads_of(boxes, probs):
     gives the rows of ``probs`` over (Ad, Kd), in that order."""
     r = object.__new__(Recognizer)
     r.corners = None  # the boxes as found
+    r.index = None  # the classifier alone
     r.names, r.back, r.top_k, r.reuse_frames, r._cache = ["Ad", "Kd"], None, 3, 0, []
     r.second_look, r.cross_cover = 0.0, CROSS_COVER
     r.detect_cards = lambda rgb: [(cv2.boxPoints(rect).astype(np.float32), score) for rect, score in boxes]
@@ -83,6 +85,7 @@ def test_a_box_the_classifier_names_back_is_no_card_in_view():
     """The stock lies face down beside the upcard: its box must not become the card it looks most like."""
     r = object.__new__(Recognizer)
     r.corners = None  # the boxes as found
+    r.index = None  # the classifier alone
     r.names, r.back, r.top_k, r.reuse_frames, r._cache = ["Ad", "Ah", "back"], 2, 3, 0, []
     r.second_look, r.cross_cover = 0.0, CROSS_COVER
     quad = np.array([[100, 100], [160, 100], [160, 190], [100, 190]], np.float32)
@@ -99,6 +102,7 @@ def test_a_card_cut_by_the_edge_of_the_picture_is_boxed_where_it_is_in_view():
     assert frame_box(quad, 640, 480) == (0.0, 100.0, 60.0, 230.0)
     r = object.__new__(Recognizer)
     r.corners = None  # the boxes as found
+    r.index = None  # the classifier alone
     r.names, r.back, r.top_k, r.reuse_frames, r._cache = ["Ad", "Ah"], None, 3, 0, []
     r.second_look, r.cross_cover = 0.0, CROSS_COVER
     r.detect_cards = lambda rgb: [(quad, 0.9)]

@@ -143,3 +143,43 @@ def test_the_corner_network_trains_exports_and_fits_boxes_in_the_recognizer_offl
     quads = r.refine(scene.image, [min_area_quad(c.quad) for c in scene.labelled()])
     assert len(quads) == len(scene.labelled()) and all(q.shape == (4, 2) for q in quads)
     assert attempts == []
+
+
+def test_the_index_network_trains_exports_and_reads_corners_in_the_recognizer_offline(offline_run, tmp_path,
+                                                                                     monkeypatch):
+    """Corner patches from rendered scenes -> a short training -> ONNX the recognizer loads and
+    multiplies into the classifier's reads, without a socket call."""
+    from datasets.art import all_packs
+    from datasets.corner_crops import val_path
+    from datasets.index_crops import patches_of_scene
+    from datasets.scenes import SceneOptions, render_scene
+    from vision.recognize import Recognizer
+    from vision.train_index import export, train
+
+    _, models, _ = offline_run
+    attempts = []
+
+    def blocked(*args, **kwargs):
+        attempts.append(repr(args[:2]))
+        raise OSError("network blocked by the test")
+
+    for name in ("create_connection", "getaddrinfo"):
+        monkeypatch.setattr(socket, name, blocked)
+    monkeypatch.setattr(socket.socket, "connect", blocked)
+    rng = np.random.default_rng(0)
+    patches, names = [], []
+    for seed in range(6):
+        scene = render_scene(seed, all_packs(), SceneOptions(things_rate=0.0))
+        p, n = patches_of_scene(scene, rng)
+        patches, names = patches + p, names + n
+    data = tmp_path / "patches.npz"
+    for path, part in ((data, slice(4, None)), (val_path(data), slice(0, 4))):
+        np.savez(path, patches=np.stack(patches[part]), names=np.array(names[part]))
+    lines = []
+    net, classes = train([data], epochs=1, batch=16, log=lines.append)
+    assert "val right" in lines[0] and "none" in classes
+    r = Recognizer(models["det"], models["cls"], conf=0.0, index=export(net, classes, tmp_path / "index.onnx"))
+    quads = [c.quad for c in scene.labelled()]
+    probs = r.read_cards(scene.image, quads)
+    assert probs.shape == (len(quads), len(r.names)) and np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
+    assert attempts == []

@@ -8,6 +8,9 @@ ambiguous in the detector's box, and the classifier learnt both: a read it is un
 second look with the card's other end up (its other index corner on top), and the two are averaged.
 Between the two, a third network puts each box's corners where the card's are
 (:mod:`vision.corners`): a tilted camera sees a card as a trapezoid, which no rectangle fits.
+A fourth reads each card again from its four corners, where the indices are printed, and
+multiplies that into the classifier's read (:mod:`vision.index`): a card mostly under others shows
+its index, not much else.
 A photo is looked at twice by the detector, as it is and turned a quarter (:mod:`vision.views`).
 A box the classifier names ``back`` (a face-down card: the stock beside the upcard, a card laid
 blind) is no card in view and is left out, rather than guessed as the face it most resembles.
@@ -23,6 +26,7 @@ import cv2
 import numpy as np
 
 from . import corners as corner_stage
+from . import index as index_stage
 from .geometry import CROP_H, CROP_W, Rect, box_iou, crosswise, order_quad, quad_iou, rect_within, rectify
 from .views import CANDIDATE, fuse, turn, unturn
 
@@ -30,6 +34,7 @@ MODELS = Path(__file__).resolve().parent.parent / "models"
 DETECTOR = MODELS / "card-detector.onnx"
 CLASSIFIER = MODELS / "card-classifier.onnx"
 CORNERS = MODELS / "card-corners.onnx"
+INDEX = MODELS / "card-index.onnx"
 SECOND_LOOK = 0.9  # a best class less probable than this gets a second look (see Recognizer.read)
 CROSS_COVER = 0.6  # a box this much inside a surer read's, and crosswise to it, is no card (see across_surer)
 # Detector looks per picture (vision.views). A second look doubles the detector's time: a camera frame
@@ -76,15 +81,23 @@ def _session(path: Path, threads: int):
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
 
 
-def _corner_session(path: Path, threads: int):
-    """The corner network, refused if it was trained for another window than vision.corners cuts."""
+def _checked_session(path: Path, threads: int, want: dict[str, object], stage: str):
+    """A session for a network whose input geometry ``stage`` defines, refused if its metadata says it
+    was trained for another (a window or patch cut otherwise would be misread without a sound)."""
     session = _session(path, threads)
     meta = session.get_modelmeta().custom_metadata_map
-    want = {"size": str(corner_stage.SIZE), "grow": str(corner_stage.GROW)}
-    if {k: meta.get(k) for k in want} != want:
-        raise ValueError(f"{path}: trained for windows {meta.get('size')} px grown {meta.get('grow')}, "
-                         f"but vision.corners cuts {want['size']} px grown {want['grow']}")
+    got, wanted = {k: meta.get(k) for k in want}, {k: str(v) for k, v in want.items()}
+    if got != wanted:
+        raise ValueError(f"{path}: trained for {got}, but {stage} cuts {wanted}")
     return session
+
+
+def _corner_session(path: Path, threads: int):
+    return _checked_session(path, threads, {"size": corner_stage.SIZE, "grow": corner_stage.GROW}, "vision.corners")
+
+
+def _index_session(path: Path, threads: int):
+    return _checked_session(path, threads, {"size": index_stage.SIZE, "share": index_stage.SHARE}, "vision.index")
 
 
 def _names(session) -> list[str]:
@@ -126,13 +139,16 @@ class Recognizer:
     def __init__(self, detector: Path = DETECTOR, classifier: Path = CLASSIFIER, conf: float | None = None,
                  iou: float = 0.5, threads: int = 2, top_k: int = 3, reuse_frames: int = 0,
                  second_look: float = SECOND_LOOK, cross_cover: float = CROSS_COVER, views: int = VIEWS,
-                 corners: Path | None = CORNERS, corner_passes: int = CORNER_PASSES) -> None:
+                 corners: Path | None = CORNERS, corner_passes: int = CORNER_PASSES,
+                 index: Path | None = INDEX) -> None:
         if views not in CONF:
             raise ValueError(f"views must be 1 or 2, not {views}")
         self.det = _session(Path(detector), threads)
         self.cls = _session(Path(classifier), threads)
         self.corners = _corner_session(Path(corners), threads) if corners else None  # None: the boxes as found
         self.corner_passes = corner_passes
+        self.index = _index_session(Path(index), threads) if index else None  # None: the classifier alone
+        self.index_names = _names(self.index) if self.index is not None else []
         self.det_size = int(self.det.get_inputs()[0].shape[2])
         self.cls_size = int(self.cls.get_inputs()[0].shape[2])
         self.cls_batch = not isinstance(self.cls.get_inputs()[0].shape[0], int)  # exported with a dynamic batch
@@ -218,6 +234,17 @@ class Recognizer:
             probs[unsure] = (probs[unsure] + self.classify(turned)) / 2
         return probs
 
+    def read_cards(self, rgb: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+        """Class probabilities of the cards whose outlines are ``quads``: the classifier's read of
+        each whole card, with its four corners' reads multiplied in (:func:`vision.index.combine`)."""
+        probs = self.read([rectify(rgb, q, (CROP_W, CROP_H)) for q in quads])
+        if self.index is None or not quads:
+            return probs
+        patches = np.stack([p for q in quads for p in index_stage.corner_patches(rgb, q)])
+        x = patches.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+        corners = self.index.run(None, {self.index.get_inputs()[0].name: x})[0].reshape(len(quads), 4, -1)
+        return np.stack([index_stage.combine(p, c, self.names, self.index_names) for p, c in zip(probs, corners)])
+
     def __call__(self, rgb: np.ndarray) -> list[Detection]:
         found, cache = [], []
         boxes = self.detect_cards(rgb)
@@ -225,7 +252,7 @@ class Recognizer:
         cards = [(quad, score, frame_box(quad, rgb.shape[1], rgb.shape[0])) for quad, (_, score) in zip(quads, boxes)]
         kept = [self._reused(box) for _, _, box in cards]
         fresh = [i for i, (probs, _) in enumerate(kept) if probs is None]
-        for i, probs in zip(fresh, self.read([rectify(rgb, cards[i][0], (CROP_W, CROP_H)) for i in fresh])):
+        for i, probs in zip(fresh, self.read_cards(rgb, [cards[i][0] for i in fresh])):
             kept[i] = (probs, 0)
         for (quad, score, box), (probs, age) in zip(cards, kept):
             cache.append((box, probs, age + 1))
