@@ -13,18 +13,24 @@ import pytest
 from chratze.cli import main
 
 
-@pytest.fixture(scope="module")
-def offline_run(tmp_path_factory):
-    attempts = []
+def block_network(mp: pytest.MonkeyPatch) -> list[str]:
+    """Every socket call fails and is recorded in the list returned."""
+    attempts: list[str] = []
 
     def blocked(*args, **kwargs):
         attempts.append(repr(args[:2]))
         raise OSError("network blocked by the test")
 
-    mp = pytest.MonkeyPatch()
     for name in ("create_connection", "getaddrinfo"):
         mp.setattr(socket, name, blocked)
     mp.setattr(socket.socket, "connect", blocked)
+    return attempts
+
+
+@pytest.fixture(scope="module")
+def offline_run(tmp_path_factory):
+    mp = pytest.MonkeyPatch()
+    attempts = block_network(mp)
     out = tmp_path_factory.mktemp("smoke")
     mp.setenv("CHRATZE_YOLO_DIR", str(out / "yolo"))
     from datasets.build import build
@@ -117,15 +123,7 @@ def test_the_corner_network_trains_exports_and_fits_boxes_in_the_recognizer_offl
     from vision.train_corners import export, train
 
     _, models, _ = offline_run
-    attempts = []
-
-    def blocked(*args, **kwargs):
-        attempts.append(repr(args[:2]))
-        raise OSError("network blocked by the test")
-
-    for name in ("create_connection", "getaddrinfo"):
-        monkeypatch.setattr(socket, name, blocked)
-    monkeypatch.setattr(socket.socket, "connect", blocked)
+    attempts = block_network(monkeypatch)
     rng = np.random.default_rng(0)
     pairs = []
     for seed in range(6):
@@ -157,15 +155,7 @@ def test_the_index_network_trains_exports_and_reads_corners_in_the_recognizer_of
     from vision.train_index import export, train
 
     _, models, _ = offline_run
-    attempts = []
-
-    def blocked(*args, **kwargs):
-        attempts.append(repr(args[:2]))
-        raise OSError("network blocked by the test")
-
-    for name in ("create_connection", "getaddrinfo"):
-        monkeypatch.setattr(socket, name, blocked)
-    monkeypatch.setattr(socket.socket, "connect", blocked)
+    attempts = block_network(monkeypatch)
     rng = np.random.default_rng(0)
     patches, names = [], []
     for seed in range(6):
