@@ -92,15 +92,20 @@ def build(out: Path, train: int, val: int, detector: Path, seed: int = 5, worker
     return n
 
 
-def detector_run_options(ap: argparse.ArgumentParser) -> None:
-    """Options of a set rendered and run through a detector: workers, detector, packs, layouts."""
-    from vision.recognize import DETECTOR  # noqa: PLC0415
-
+def render_options(ap: argparse.ArgumentParser) -> None:
+    """Options of a set rendered from scenes: workers, packs, layouts."""
     ap.add_argument("--workers", type=int, default=None)
-    ap.add_argument("--detector", type=Path, default=DETECTOR)
     ap.add_argument("--packs", default=",".join(DEFAULT_GROUPS),
                     help=f"comma-separated pack groups from {', '.join(PACK_GROUPS)}")
     layouts_option(ap)
+
+
+def detector_run_options(ap: argparse.ArgumentParser) -> None:
+    """Options of a set rendered and run through a detector: :func:`render_options` and the detector."""
+    from vision.recognize import DETECTOR  # noqa: PLC0415
+
+    render_options(ap)
+    ap.add_argument("--detector", type=Path, default=DETECTOR)
 
 
 def main(argv: list[str] | None = None) -> None:

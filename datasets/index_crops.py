@@ -19,9 +19,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .art import BACK, DEFAULT_GROUPS, PACK_GROUPS, packs_of, parse_groups
-from .build import layouts_option, map_jobs, scene_seed
+from .art import BACK, DEFAULT_GROUPS, packs_of, parse_groups
+from .build import map_jobs, scene_seed
 from .corner_crops import near, val_path
+from .detector_crops import render_options
 from .scenes import SceneOptions, render_scene
 
 MIN_VISIBLE = 0.1
@@ -79,10 +80,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--scenes", type=int, default=4000)
     ap.add_argument("--val", type=int, default=300)
     ap.add_argument("--seed", type=int, default=63)
-    ap.add_argument("--workers", type=int, default=None)
-    ap.add_argument("--packs", default=",".join(DEFAULT_GROUPS),
-                    help=f"comma-separated pack groups from {', '.join(PACK_GROUPS)}")
-    layouts_option(ap)
+    render_options(ap)
     args = ap.parse_args(argv)
     groups = parse_groups(args.packs)
     build(args.out, args.scenes, args.seed, "train", args.workers, groups, layouts=args.layouts)

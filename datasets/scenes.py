@@ -28,11 +28,6 @@ class PlacedCard:
     visible: float = 1.0  # fraction of the card's area not covered
     corners_shown: tuple[float, ...] = (1.0,) * 4  # share of each corner patch (where indices are printed) in view
 
-    @property
-    def corner_visible(self) -> float:
-        """The most of any one corner patch in view: a card can be named from one index."""
-        return max(self.corners_shown)
-
 
 @dataclass
 class Scene:

@@ -83,7 +83,7 @@ def test_the_shipped_index_network_names_cards_in_full_view_from_their_corners_a
     name most cards lying in full view."""
     import numpy as np
 
-    from vision.index import combine, corner_patches
+    from vision.index import combine
 
     opts = SceneOptions(max_cards=4, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, things_rate=0.0)
     r = Recognizer()
@@ -92,7 +92,6 @@ def test_the_shipped_index_network_names_cards_in_full_view_from_their_corners_a
     for seed in range(2024, 2034):
         scene = render_scene(seed, all_packs(), opts)
         for card in scene.labelled(min_visible=0.9):
-            x = np.stack(corner_patches(scene.image, card.quad)).transpose(0, 3, 1, 2).astype(np.float32) / 255
-            corners = r.index.run(None, {r.index.get_inputs()[0].name: x})[0]
+            [corners] = r.read_corners(scene.image, [card.quad])
             reads.append(r.names[int(np.argmax(combine(uniform, corners, r.names, r.index_names)))] == card.code)
     assert len(reads) >= 10 and np.mean(reads) >= 0.8

@@ -240,10 +240,15 @@ class Recognizer:
         probs = self.read([rectify(rgb, q, (CROP_W, CROP_H)) for q in quads])
         if self.index is None or not quads:
             return probs
+        corners = self.read_corners(rgb, quads)
+        return np.stack([index_stage.combine(p, c, self.names, self.index_names) for p, c in zip(probs, corners)])
+
+    def read_corners(self, rgb: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
+        """The index network's reads of each card's four corner patches (cards x 4 x
+        ``index_names``), all in one run."""
         patches = np.stack([p for q in quads for p in index_stage.corner_patches(rgb, q)])
         x = patches.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
-        corners = self.index.run(None, {self.index.get_inputs()[0].name: x})[0].reshape(len(quads), 4, -1)
-        return np.stack([index_stage.combine(p, c, self.names, self.index_names) for p, c in zip(probs, corners)])
+        return self.index.run(None, {self.index.get_inputs()[0].name: x})[0].reshape(len(quads), 4, -1)
 
     def __call__(self, rgb: np.ndarray) -> list[Detection]:
         found, cache = [], []

@@ -26,14 +26,29 @@ MIRROR_X = [1, 0, 3, 2]
 MIRROR_Y = [3, 2, 1, 0]
 
 
+def stage(i: int, o: int):
+    """Two 3x3 convolutions, the first of stride 2: the building block of the small plain-PyTorch
+    networks (this one and :mod:`vision.train_index`)."""
+    from torch import nn  # noqa: PLC0415
+
+    return nn.Sequential(nn.Conv2d(i, o, 3, 2, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True),
+                         nn.Conv2d(o, o, 3, 1, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
+
+
+def light_and_noise(x):
+    """Each picture of the batch lighter or darker, more or less contrasty, and a little noisy."""
+    import torch  # noqa: PLC0415
+
+    n = len(x)
+    gain = torch.empty(n, 1, 1, 1).uniform_(0.7, 1.3)
+    shift = torch.empty(n, 1, 1, 1).uniform_(-0.15, 0.15)
+    return ((x - 0.5) * gain + 0.5 + shift + torch.randn_like(x) * 0.02).clamp(0, 1)
+
+
 def corner_net():
     """Window (N x 3 x SIZE x SIZE, RGB / 255) -> corners (N x 4 x 2, fractions of the window)."""
     import torch  # noqa: PLC0415
     from torch import nn  # noqa: PLC0415
-
-    def stage(i: int, o: int) -> nn.Sequential:
-        return nn.Sequential(nn.Conv2d(i, o, 3, 2, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True),
-                             nn.Conv2d(o, o, 3, 1, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
 
     class CornerNet(nn.Module):
         def __init__(self) -> None:
@@ -58,11 +73,7 @@ def augment(x, y, rng: np.random.Generator):
         x, y = x.flip(3), y[:, MIRROR_X] * torch.tensor([-1.0, 1.0]) + torch.tensor([1.0, 0.0])
     if rng.random() < 0.5:
         x, y = x.flip(2), y[:, MIRROR_Y] * torch.tensor([1.0, -1.0]) + torch.tensor([0.0, 1.0])
-    n = len(x)
-    gain = torch.empty(n, 1, 1, 1).uniform_(0.7, 1.3)
-    shift = torch.empty(n, 1, 1, 1).uniform_(-0.15, 0.15)
-    x = ((x - 0.5) * gain + 0.5 + shift + torch.randn_like(x) * 0.02).clamp(0, 1)
-    return x, y
+    return light_and_noise(x), y
 
 
 def batches(windows: np.ndarray, corners: np.ndarray, size: int, rng: np.random.Generator | None):

@@ -2,7 +2,7 @@
 
 ``python -m vision.train_index --data runs/index/patches.npz --out models/card-index.onnx`` reads
 the patches :mod:`datasets.index_crops` wrote (and the ``-val.npz`` beside them). The network is
-small (about 0.5 M weights): four stride-2 stages and two dense layers, one class per card and
+small (0.91 M weights): four stride-2 stages and two dense layers, one class per card and
 ``none``. Patches are never mirrored: a mirrored index is no card's.
 """
 
@@ -15,15 +15,12 @@ from pathlib import Path
 import numpy as np
 
 from .index import NONE, SHARE, SIZE
+from .train_corners import light_and_noise, stage
 
 
 def index_net(classes: int):
     """Patch (N x 3 x SIZE x SIZE, RGB / 255) -> class logits (N x classes)."""
     from torch import nn  # noqa: PLC0415
-
-    def stage(i: int, o: int) -> nn.Sequential:
-        return nn.Sequential(nn.Conv2d(i, o, 3, 2, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True),
-                             nn.Conv2d(o, o, 3, 1, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
 
     side = SIZE // 16
     return nn.Sequential(stage(3, 24), stage(24, 48), stage(48, 96), stage(96, 160), nn.Flatten(), nn.Dropout(0.2),
@@ -34,16 +31,6 @@ def _tensor(patches: np.ndarray):
     import torch  # noqa: PLC0415
 
     return torch.from_numpy(patches).permute(0, 3, 1, 2).float() / 255.0
-
-
-def _augment(x):
-    """Light, contrast and noise, per patch."""
-    import torch  # noqa: PLC0415
-
-    n = len(x)
-    gain = torch.empty(n, 1, 1, 1).uniform_(0.7, 1.3)
-    shift = torch.empty(n, 1, 1, 1).uniform_(-0.15, 0.15)
-    return ((x - 0.5) * gain + 0.5 + shift + torch.randn_like(x) * 0.02).clamp(0, 1)
 
 
 def evaluate(net, patches: np.ndarray, labels: np.ndarray, none: int) -> dict[str, float]:
@@ -85,7 +72,7 @@ def train(data: list[Path], epochs: int = 10, batch: int = 128, lr: float = 3e-3
         order = rng.permutation(len(patches))
         for k in range(0, len(order), batch):
             idx = np.sort(order[k:k + batch])
-            loss = loss_fn(net(_augment(_tensor(patches[idx]))), torch.from_numpy(labels[idx]))
+            loss = loss_fn(net(light_and_noise(_tensor(patches[idx]))), torch.from_numpy(labels[idx]))
             opt.zero_grad()
             loss.backward()
             opt.step()
