@@ -73,6 +73,15 @@ def test_a_box_is_moved_onto_the_corners_the_network_finds():
     assert quad_iou(got, card) > 0.99
 
 
+def test_a_loose_box_is_fitted_to_the_card_although_the_fit_meets_the_box_at_only_about_half():
+    image = np.zeros((300, 400, 3), np.uint8)
+    centre = BOX.mean(axis=0)
+    card = centre + (BOX - centre) * 0.72  # the box holds the card and as much again around it
+    assert 0.45 < quad_iou(card, BOX) < 0.6
+    [got] = refiner(matched_corners(BOX, card)).refine(image, [BOX])
+    assert quad_iou(got, card) > 0.99
+
+
 @pytest.mark.parametrize("answer", [BASE[[0, 1, 3, 2]], BASE * 0.2], ids=["crossed corners", "far from the box"])
 def test_a_box_stays_as_found_where_the_network_gives_no_card_outline_near_it(answer):
     image = np.zeros((300, 400, 3), np.uint8)
