@@ -49,16 +49,25 @@ def worker_recognizer():
     return _recognizer
 
 
+def matched_outlines(image: np.ndarray, cards: list, recognizer) -> dict[int, np.ndarray]:
+    """The outlines ``recognizer`` finds (and fits, as it reads them) in ``image``, by the index
+    of the card of ``cards`` each matches (IoU >= MIN_IOU, surest first, as ``chratze
+    eval-detector`` matches)."""
+    from vision.evaluate import greedy_match, quad_iou  # noqa: PLC0415
+
+    found = recognizer.detect_cards(image)
+    found = list(zip(recognizer.refine(image, [q for q, _ in found]), [s for _, s in found]))
+    pairs = greedy_match(found, [(c.quad, c.code) for c in cards], quad_iou, MIN_IOU)
+    return {j: found[i][0] for i, j, _ in pairs}
+
+
 def crops_of_scene(image: np.ndarray, cards: list, recognizer) -> list[tuple[str, np.ndarray]]:
     """(card code, RGB crop) for each detected box matching a card in view enough."""
-    from vision.evaluate import greedy_match, quad_iou  # noqa: PLC0415
     from vision.geometry import CROP_H, CROP_W, rectify  # noqa: PLC0415
 
     cards = [c for c in cards if c.visible >= MIN_VISIBLE]
-    found = recognizer.detect_cards(image)
-    found = list(zip(recognizer.refine(image, [q for q, _ in found]), [s for _, s in found]))  # as it reads them
-    pairs = greedy_match(found, [(c.quad, c.code) for c in cards], quad_iou, MIN_IOU)
-    return [(cards[j].code, rectify(image, found[i][0], (CROP_W, CROP_H))) for i, j, _ in pairs]
+    return [(cards[j].code, rectify(image, quad, (CROP_W, CROP_H)))
+            for j, quad in matched_outlines(image, cards, recognizer).items()]
 
 
 def crops_of(scene: Scene, recognizer) -> list[tuple[str, np.ndarray]]:

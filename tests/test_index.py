@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from datasets.index_crops import patches_of_scene
+from datasets.index_crops import as_card, patches_of_scene
 from datasets.scenes import PlacedCard, Scene
 from vision.index import NONE, SIZE, combine, corner_patches
 
@@ -100,6 +100,29 @@ def test_a_card_hardly_in_view_gives_no_training_patches():
     assert patches_of_scene(Scene(image, [card]), np.random.default_rng(0)) == ([], [])
 
 
+def test_a_fitted_outline_is_started_at_the_corner_where_the_card_s_face_starts():
+    _, quad = card_with_coloured_corners()
+    fitted = np.roll(quad + np.float32([[2, -1], [1, 2], [-2, 1], [0, -2]]), 3, axis=0)  # starts at another corner
+    started = as_card(fitted, quad)
+    assert np.linalg.norm(started - quad, axis=1).max() < 3
+
+
+def test_patches_at_fitted_outlines_are_cut_there_and_named_by_what_the_card_shows_at_each_corner():
+    image, quad = card_with_coloured_corners()
+    card = PlacedCard("Kh", "swiss-french", quad, visible=0.8, corners_shown=(1.0, 0.1, 0.45, 0.9))
+    fitted = np.roll(quad, 2, axis=0)  # the fit found the outline, starting at the other end
+    patches, names = patches_of_scene(Scene(image, [card]), np.random.default_rng(0), {0: fitted})
+    assert sorted(names) == ["Kh", "Kh", NONE]
+    red_on_top = [corner_colour(p, "left") == (255, 0, 0) for p in patches]
+    assert red_on_top.count(True) == 1 and names[red_on_top.index(True)] == "Kh"  # the top left corner, in view
+
+
+def test_a_card_no_fitted_outline_matches_gives_no_patches_at_fitted_outlines():
+    image, quad = card_with_coloured_corners()
+    card = PlacedCard("Kh", "swiss-french", quad, visible=0.8)
+    assert patches_of_scene(Scene(image, [card]), np.random.default_rng(0), {}) == ([], [])
+
+
 def test_a_corner_patch_counts_as_shown_where_its_card_is_on_top_and_not_beyond_the_picture():
     from datasets.scenes import shown_within
 
@@ -157,3 +180,16 @@ def test_an_index_network_trained_on_other_patches_is_refused(monkeypatch):
         _index_session(INDEX, 1)
     monkeypatch.undo()
     _index_session(INDEX, 1)
+
+
+def test_a_patch_set_cut_at_the_shipped_models_fitted_outlines_is_written_with_the_cards_names(tmp_path):
+    from datasets.art import CLASS_NAMES
+    from datasets.index_crops import build
+    from vision.recognize import CORNERS
+
+    out = tmp_path / "patches.npz"
+    n = build(out, 2, seed=5, workers=1, progress=False, corners=CORNERS)
+    data = np.load(out)
+    assert n == len(data["names"]) > 0
+    assert data["patches"].shape == (n, SIZE, SIZE, 3)
+    assert set(data["names"]) <= set(CLASS_NAMES) | {NONE} and set(data["names"]) & set(CLASS_NAMES)

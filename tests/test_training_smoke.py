@@ -149,6 +149,8 @@ def test_the_index_network_trains_exports_and_reads_corners_in_the_recognizer_of
     multiplies into the classifier's reads, without a socket call."""
     from datasets.art import all_packs
     from datasets.corner_crops import val_path
+    import torch
+
     from datasets.index_crops import patches_of_scene
     from datasets.scenes import SceneOptions, render_scene
     from vision.recognize import Recognizer
@@ -168,6 +170,9 @@ def test_the_index_network_trains_exports_and_reads_corners_in_the_recognizer_of
     lines = []
     net, classes = train([data], epochs=1, batch=16, log=lines.append)
     assert "val right" in lines[0] and "none" in classes
+    torch.save(net.state_dict(), tmp_path / "last.pt")
+    again, _ = train([data], epochs=0, init=tmp_path / "last.pt", log=lines.append)  # goes on from a state
+    assert all(torch.equal(a, b) for a, b in zip(net.state_dict().values(), again.state_dict().values()))
     r = Recognizer(models["det"], models["cls"], conf=0.0, index=export(net, classes, tmp_path / "index.onnx"))
     quads = [c.quad for c in scene.labelled()]
     probs = r.read_cards(scene.image, quads)

@@ -158,7 +158,7 @@ class Recognizer:
         self.conf, self.iou, self.top_k = CONF[views] if conf is None else conf, iou, top_k
         self.second_look = second_look  # a best class less probable than this is looked at again
         self.cross_cover = cross_cover
-        # Video: a card whose box has not moved keeps its class probabilities for up to
+        # Video: a card whose detected box (before the fit) has not moved keeps its class probabilities for up to
         # ``reuse_frames`` frames (then it is classified afresh): most cards on a table lie still.
         self.reuse_frames = reuse_frames
         self._cache: list[tuple[tuple[float, float, float, float], np.ndarray, int]] = []
@@ -255,12 +255,16 @@ class Recognizer:
         boxes = self.detect_cards(rgb)
         quads = self.refine(rgb, [quad for quad, _ in boxes])
         cards = [(quad, score, frame_box(quad, rgb.shape[1], rgb.shape[0])) for quad, (_, score) in zip(quads, boxes)]
-        kept = [self._reused(box) for _, _, box in cards]
+        # A card lying still is known by the detector's box, which the fit moves a little differently
+        # from frame to frame (most of all on a loose box): keyed by the fitted box, the 6-player
+        # hands of the virtual table re-read such cards every frame.
+        found_boxes = [frame_box(quad, rgb.shape[1], rgb.shape[0]) for quad, _ in boxes]
+        kept = [self._reused(box) for box in found_boxes]
         fresh = [i for i, (probs, _) in enumerate(kept) if probs is None]
         for i, probs in zip(fresh, self.read_cards(rgb, [cards[i][0] for i in fresh])):
             kept[i] = (probs, 0)
-        for (quad, score, box), (probs, age) in zip(cards, kept):
-            cache.append((box, probs, age + 1))
+        for (quad, score, box), (probs, age), found_box in zip(cards, kept, found_boxes):
+            cache.append((found_box, probs, age + 1))
             best = [i for i in np.argsort(probs)[::-1] if i != self.back][: self.top_k]
             if self.back is not None and probs[self.back] > probs[best[0]]:
                 continue

@@ -46,8 +46,9 @@ def evaluate(net, patches: np.ndarray, labels: np.ndarray, none: int) -> dict[st
 
 
 def train(data: list[Path], epochs: int = 10, batch: int = 128, lr: float = 3e-3, seed: int = 0,
-          val: Path | None = None, log=print):
-    """Train on the patches in ``data``; returns the network and its class names."""
+          val: Path | None = None, init: Path | None = None, log=print):
+    """Train on the patches in ``data`` (from the state ``init`` if given); returns the network and
+    its class names."""
     import torch  # noqa: PLC0415
 
     from datasets.corner_crops import val_path  # noqa: PLC0415
@@ -62,6 +63,8 @@ def train(data: list[Path], epochs: int = 10, batch: int = 128, lr: float = 3e-3
     val_file = val or val_path(data[0])
     held = np.load(val_file) if val_file.is_file() else None
     net = index_net(len(classes))
+    if init:
+        net.load_state_dict(torch.load(init))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     steps = max(1, epochs * ((len(patches) + batch - 1) // batch))
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
@@ -113,12 +116,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--state", type=Path, default=Path("runs/index/last.pt"), help="where the trained weights go")
+    ap.add_argument("--init", type=Path, default=None, help="a .pt state to go on from (the same classes)")
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args(argv)
     import torch  # noqa: PLC0415
 
     torch.set_num_threads(args.threads)
-    net, classes = train(args.data, args.epochs, args.batch, args.lr, val=args.val)
+    net, classes = train(args.data, args.epochs, args.batch, args.lr, val=args.val, init=args.init)
     args.state.parent.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), args.state)
     print(f"wrote {export(net, classes, args.out)} and {args.state}")
