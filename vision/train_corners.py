@@ -159,24 +159,35 @@ def export(net, out: Path) -> Path:
     return out
 
 
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, nargs="+", required=True, help="pairs from datasets.corner_crops")
-    ap.add_argument("--val", type=Path, default=None, help="validation pairs (default: the first --data's -val.npz)")
-    ap.add_argument("--out", type=Path, default=Path("models/card-corners.onnx"))
-    ap.add_argument("--epochs", type=int, default=12)
+def training_options(ap: argparse.ArgumentParser, what: str, source: str, out: str, epochs: int, state: str) -> None:
+    """The options both small networks train with (this one and :mod:`vision.train_index`)."""
+    ap.add_argument("--data", type=Path, nargs="+", required=True, help=f"{what} from {source}")
+    ap.add_argument("--val", type=Path, default=None, help=f"validation {what} (default: the first --data's -val.npz)")
+    ap.add_argument("--out", type=Path, default=Path(out))
+    ap.add_argument("--epochs", type=int, default=epochs)
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--state", type=Path, default=Path("runs/corners/last.pt"), help="where the trained weights go")
-    ap.add_argument("--init", type=Path, default=None, help="a .pt state to go on from")
+    ap.add_argument("--state", type=Path, default=Path(state), help="where the trained weights go")
+    ap.add_argument("--init", type=Path, default=None, help="a .pt state to go on from (the same network)")
     ap.add_argument("--threads", type=int, default=2)
+
+
+def save_state(net, path: Path) -> None:
+    import torch  # noqa: PLC0415
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(net.state_dict(), path)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    training_options(ap, "pairs", "datasets.corner_crops", "models/card-corners.onnx", 12, "runs/corners/last.pt")
     args = ap.parse_args(argv)
     import torch  # noqa: PLC0415
 
     torch.set_num_threads(args.threads)
     net = train(args.data, args.epochs, args.batch, args.lr, init=args.init, val=args.val)
-    args.state.parent.mkdir(parents=True, exist_ok=True)
-    torch.save(net.state_dict(), args.state)
+    save_state(net, args.state)
     print(f"wrote {export(net, args.out)} and {args.state}")
 
 

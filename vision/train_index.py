@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from .index import NONE, SHARE, SIZE
-from .train_corners import light_and_noise, stage
+from .train_corners import light_and_noise, save_state, stage, training_options
 
 
 def index_net(classes: int):
@@ -109,22 +109,13 @@ def export(net, classes: list[str], out: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, nargs="+", required=True, help="patches from datasets.index_crops")
-    ap.add_argument("--val", type=Path, default=None, help="validation patches (default: the first --data's -val.npz)")
-    ap.add_argument("--out", type=Path, default=Path("models/card-index.onnx"))
-    ap.add_argument("--epochs", type=int, default=10)
-    ap.add_argument("--batch", type=int, default=128)
-    ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--state", type=Path, default=Path("runs/index/last.pt"), help="where the trained weights go")
-    ap.add_argument("--init", type=Path, default=None, help="a .pt state to go on from (the same classes)")
-    ap.add_argument("--threads", type=int, default=2)
+    training_options(ap, "patches", "datasets.index_crops", "models/card-index.onnx", 10, "runs/index/last.pt")
     args = ap.parse_args(argv)
     import torch  # noqa: PLC0415
 
     torch.set_num_threads(args.threads)
     net, classes = train(args.data, args.epochs, args.batch, args.lr, val=args.val, init=args.init)
-    args.state.parent.mkdir(parents=True, exist_ok=True)
-    torch.save(net.state_dict(), args.state)
+    save_state(net, args.state)
     print(f"wrote {export(net, classes, args.out)} and {args.state}")
 
 
