@@ -68,7 +68,8 @@ def recognizer_from(args: argparse.Namespace, **extra):
 
     return Recognizer(args.detector, args.classifier, conf=args.conf, second_look=args.second_look,
                       cross_cover=args.cross_cover, views=args.views, corners=args.corners,
-                      corner_passes=args.corner_passes, index=args.index, **extra)
+                      corner_passes=args.corner_passes, index=args.index,
+                      snap_edges=args.snap_edges, **extra)
 
 
 def _detect(args: argparse.Namespace) -> int:
@@ -144,6 +145,9 @@ def model_options(p: argparse.ArgumentParser, photos: bool = False) -> None:
                         "found (default %(default)s)")
     p.add_argument("--corner-passes", type=int, default=CORNER_PASSES, metavar="N",
                    help="looks of the corner network, each around the corners the last found (default %(default)s)")
+    p.add_argument("--snap-edges", action=argparse.BooleanOptionalAction, default=None,
+                   help="move each fitted side onto the card's edge where the picture shows it (vision.edges; "
+                        "default: with two views, as for photos)")
     p.add_argument("--index", type=_model_or_none, default=INDEX,
                    help="the index network that reads each card again from its four corners (vision.index); "
                         "'none': the classifier alone (default %(default)s)")
