@@ -171,6 +171,26 @@ def test_the_cards_corners_change_the_read_the_recognizer_gives():
     assert NAMES[int(np.argmax(probs[0]))] == "Kh"
 
 
+def test_a_card_the_classifier_is_sure_of_is_not_read_again_from_its_corners():
+    from vision.recognize import INDEX_UNSURE
+
+    image, quad = card_with_coloured_corners()
+    sure = [INDEX_UNSURE, (1 - INDEX_UNSURE) / 2, (1 - INDEX_UNSURE) / 2]
+    r = reader([0.05, 0.9, 0.05], sure)
+    probs = r.read_cards(image, [quad, quad + 5])
+    assert r.index.runs == []
+    assert np.allclose(probs, [sure] * 2)
+
+
+def test_only_the_cards_the_classifier_is_unsure_of_are_read_from_their_corners():
+    image, quad = card_with_coloured_corners()
+    r = reader([0.05, 0.9, 0.05], [0.6, 0.3, 0.1])
+    r.read = lambda crops: np.float32([[0.6, 0.3, 0.1], [0.9995, 0.0004, 0.0001]])
+    probs = r.read_cards(image, [quad, quad + 5])
+    assert r.index.runs == [4]
+    assert NAMES[int(np.argmax(probs[0]))] == "Kh" and np.allclose(probs[1], [0.9995, 0.0004, 0.0001])
+
+
 def test_an_index_network_trained_on_other_patches_is_refused(monkeypatch):
     from vision import index
     from vision.recognize import INDEX, _index_session
