@@ -69,7 +69,7 @@ def recognizer_from(args: argparse.Namespace, **extra):
     return Recognizer(args.detector, args.classifier, conf=args.conf, second_look=args.second_look,
                       cross_cover=args.cross_cover, views=args.views, corners=args.corners,
                       corner_passes=args.corner_passes, index=args.index,
-                      snap_edges=args.snap_edges, **extra)
+                      snap_edges=args.snap_edges, floor=args.floor, read_sure=args.read_sure, **extra)
 
 
 def _detect(args: argparse.Namespace) -> int:
@@ -135,8 +135,8 @@ def per_rank(confusion: dict[tuple[str, str], int]) -> str:
 
 def model_options(p: argparse.ArgumentParser, photos: bool = False) -> None:
     """The recognizer's options; for ``photos`` the detector looks twice by default (vision.views)."""
-    from vision.recognize import (CLASSIFIER, CONF, CORNER_PASSES, CORNERS, CROSS_COVER, DETECTOR, INDEX,
-                                  PHOTO_VIEWS, SECOND_LOOK, VIEWS)
+    from vision.recognize import (CLASSIFIER, CONF, CORNER_PASSES, CORNERS, CROSS_COVER, DETECTOR, FLOOR, INDEX,
+                                  PHOTO_VIEWS, READ_SURE, SECOND_LOOK, VIEWS)
 
     p.add_argument("--detector", type=Path, default=DETECTOR)
     p.add_argument("--classifier", type=Path, default=CLASSIFIER)
@@ -157,6 +157,12 @@ def model_options(p: argparse.ArgumentParser, photos: bool = False) -> None:
     p.add_argument("--conf", type=float, default=None,
                    help="detector score threshold (default: " + ", ".join(f"{c} with {v} view{'s' * (v > 1)}"
                                                                          for v, c in sorted(CONF.items())) + ")")
+    p.add_argument("--floor", type=float, default=None, metavar="S",
+                   help="boxes scoring from S up to the threshold are cards where read at --read-sure or more "
+                        "(default: " + ", ".join(f"{c} with {v} view{'s' * (v > 1)}" for v, c in sorted(FLOOR.items()))
+                        + "; the threshold itself: none)")
+    p.add_argument("--read-sure", type=float, default=READ_SURE, metavar="P",
+                   help="how sure the read of a box under the threshold must be (default %(default)s)")
     p.add_argument("--second-look", type=float, default=SECOND_LOOK, metavar="P",
                    help="a card read with a best class less probable than P is read again with its "
                         "other end up and the two averaged (0: never)")

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from vision.corners import SAME_CARD
-from vision.recognize import (CROSS_COVER, Detection, Recognizer, cut_by_edge, frame_box, letterbox,
+from vision.recognize import (CROSS_COVER, READ_SURE, Detection, Recognizer, cut_by_edge, frame_box, letterbox,
                               one_per_outline)
 
 
@@ -24,7 +24,7 @@ def recognizer_with(out):
     r = object.__new__(Recognizer)
     r.corners = None  # the boxes as found
     r.index = None  # the classifier alone
-    r.det, r.det_size, r.conf, r.iou, r.views = FakeSession(out), 320, 0.35, 0.5, 1
+    r.det, r.det_size, r.conf, r.floor, r.iou, r.views = FakeSession(out), 320, 0.35, 0.35, 0.5, 1
     return r
 
 
@@ -32,6 +32,28 @@ def test_letterbox_keeps_the_aspect_and_centres_the_picture():
     img = np.zeros((480, 640, 3), np.uint8)
     out, r, (left, top) = letterbox(img, 320)
     assert out.shape == (320, 320, 3) and r == 0.5 and (left, top) == (0, 40)
+
+
+def test_a_box_the_detector_is_unsure_of_is_a_card_where_the_classifier_reads_it_surely():
+    sure, unsure = [[0.9, 0.1]], [[0.6, 0.4]]
+    assert [d.card for d in reads_of([(((200, 200), (60, 90), 0.0), 0.2)], sure, conf=0.35)] == ["Ad"]
+    assert reads_of([(((200, 200), (60, 90), 0.0), 0.2)], unsure, conf=0.35) == []
+    assert [d.card for d in reads_of([(((200, 200), (60, 90), 0.0), 0.5)], unsure, conf=0.35)] == ["Ad"]
+
+
+def test_boxes_under_the_floor_are_not_looked_at():
+    dets = np.array([[160, 160, 40, 60, 0.9, 0.0], [50, 100, 40, 60, 0.2, 0.0], [250, 200, 30, 50, 0.1, 0.0]],
+                    np.float32)
+    r = recognizer_with(dets.T[None])
+    r.floor = 0.15
+    assert sorted(round(float(s), 2) for _, s in r.detect_cards(np.zeros((480, 640, 3), np.uint8))) == [0.2, 0.9]
+
+
+def test_photos_read_boxes_under_the_threshold_and_camera_frames_do_not():
+    from vision.recognize import CONF, FLOOR
+
+    assert FLOOR[2] < CONF[2] and FLOOR[1] == CONF[1]
+    assert Recognizer(views=2).floor == FLOOR[2] and Recognizer().floor == CONF[1]
 
 
 def test_boxes_map_back_to_the_frame_and_overlaps_are_suppressed():
@@ -47,10 +69,12 @@ def test_boxes_map_back_to_the_frame_and_overlaps_are_suppressed():
     assert np.allclose(q2.mean(axis=0), [500, 320], atol=1)
 
 
-def reads_of(boxes, probs):
+def reads_of(boxes, probs, conf=0.0):
     """A recognizer whose detector finds ``boxes`` (rotated rects, score) and whose classifier
-    gives the rows of ``probs`` over (Ad, Kd), in that order."""
+    gives the rows of ``probs`` over (Ad, Kd), in that order; boxes scoring under ``conf`` are cards
+    only if read at READ_SURE or more."""
     r = object.__new__(Recognizer)
+    r.conf, r.floor, r.read_sure = conf, 0.0, READ_SURE
     r.corners = None  # the boxes as found
     r.index = None  # the classifier alone
     r.names, r.back, r.top_k, r.reuse_frames, r._cache = ["Ad", "Kd"], None, 3, 0, []
@@ -87,7 +111,7 @@ def test_a_box_the_classifier_names_back_is_no_card_in_view():
     r.corners = None  # the boxes as found
     r.index = None  # the classifier alone
     r.names, r.back, r.top_k, r.reuse_frames, r._cache = ["Ad", "Ah", "back"], 2, 3, 0, []
-    r.second_look, r.cross_cover = 0.0, CROSS_COVER
+    r.second_look, r.cross_cover, r.conf, r.read_sure = 0.0, CROSS_COVER, 0.35, READ_SURE
     quad = np.array([[100, 100], [160, 100], [160, 190], [100, 190]], np.float32)
     r.detect_cards = lambda rgb: [(quad, 0.9), (quad + 200, 0.8)]
     reads = iter([np.array([0.3, 0.1, 0.6]), np.array([0.2, 0.7, 0.1])])
@@ -104,7 +128,7 @@ def test_a_card_cut_by_the_edge_of_the_picture_is_boxed_where_it_is_in_view():
     r.corners = None  # the boxes as found
     r.index = None  # the classifier alone
     r.names, r.back, r.top_k, r.reuse_frames, r._cache = ["Ad", "Ah"], None, 3, 0, []
-    r.second_look, r.cross_cover = 0.0, CROSS_COVER
+    r.second_look, r.cross_cover, r.conf, r.read_sure = 0.0, CROSS_COVER, 0.35, READ_SURE
     r.detect_cards = lambda rgb: [(quad, 0.9)]
     r.classify = lambda crops: np.array([[0.8, 0.2]] * len(crops))
     (card,) = r(np.zeros((480, 640, 3), np.uint8))

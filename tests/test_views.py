@@ -73,7 +73,7 @@ def test_a_recognizer_with_two_views_finds_a_card_once_in_frame_pixels(monkeypat
     upright = np.array([[160, 160, 40, 60, 0.8, 0.0]], np.float32).T[None]
     turned = np.array([[160, 160, 60, 40, 0.6, 0.0]], np.float32).T[None]
     r = object.__new__(Recognizer)
-    r.det, r.det_size, r.conf, r.iou, r.views = TwoRuns(upright, turned), 320, 0.25, 0.5, 2
+    r.det, r.det_size, r.conf, r.floor, r.iou, r.views = TwoRuns(upright, turned), 320, 0.25, 0.25, 0.5, 2
 
     def marked_turn(img):
         out = np.ascontiguousarray(np.rot90(img, -1))
