@@ -133,6 +133,11 @@ def per_rank(confusion: dict[tuple[str, str], int]) -> str:
     return ", ".join(f"{r} {right[r]}/{total[r]}" for r in ranks)
 
 
+def _by_views(table: dict[int, float]) -> str:
+    """A default that depends on the detector's views, for a help text: '0.35 with 1 view, ...'."""
+    return ", ".join(f"{value} with {views} view{'s' * (views > 1)}" for views, value in sorted(table.items()))
+
+
 def model_options(p: argparse.ArgumentParser, photos: bool = False) -> None:
     """The recognizer's options; for ``photos`` the detector looks twice by default (vision.views)."""
     from vision.recognize import (CLASSIFIER, CONF, CORNER_PASSES, CORNERS, CROSS_COVER, DETECTOR, FLOOR, INDEX,
@@ -155,12 +160,10 @@ def model_options(p: argparse.ArgumentParser, photos: bool = False) -> None:
                    help="detector looks per picture: 2 = as it is and turned a quarter, boxes fused "
                         "(default %(default)s)")
     p.add_argument("--conf", type=float, default=None,
-                   help="detector score threshold (default: " + ", ".join(f"{c} with {v} view{'s' * (v > 1)}"
-                                                                         for v, c in sorted(CONF.items())) + ")")
+                   help=f"detector score threshold (default: {_by_views(CONF)})")
     p.add_argument("--floor", type=float, default=None, metavar="S",
                    help="boxes scoring from S up to the threshold are cards where read at --read-sure or more "
-                        "(default: " + ", ".join(f"{c} with {v} view{'s' * (v > 1)}" for v, c in sorted(FLOOR.items()))
-                        + "; the threshold itself: none)")
+                        f"(default: {_by_views(FLOOR)}; else the threshold itself: none)")
     p.add_argument("--read-sure", type=float, default=READ_SURE, metavar="P",
                    help="how sure the read of a box under the threshold must be (default %(default)s)")
     p.add_argument("--second-look", type=float, default=SECOND_LOOK, metavar="P",

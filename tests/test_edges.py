@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 
-from vision.edges import edge_image, snap
+from vision.edges import edge_image, snap_all
 
 CARD = np.float32([[212.3, 101.6], [318.9, 118.2], [296.4, 262.7], [189.8, 246.1]])  # a tilted card, clockwise
 UP = 8  # drawn this many times finer and shrunk, so its edges lie between pixels where CARD says
@@ -16,6 +16,11 @@ def table(*cards: np.ndarray, table_grey: int = 60, card_grey: int = 235, size=(
         cv2.fillPoly(big, [np.round((card + 0.5) * UP - 0.5).astype(np.int32)], card_grey)
     grey = cv2.resize(big, (size[1], size[0]), interpolation=cv2.INTER_AREA)
     return np.repeat(grey[..., None], 3, axis=2)
+
+
+def snap(gray: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """One outline snapped, as the recognizer snaps a frame's."""
+    return snap_all(gray, [quad])[0]
 
 
 def moved(quad: np.ndarray, side: int, by: float) -> np.ndarray:

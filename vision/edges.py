@@ -34,15 +34,11 @@ def edge_image(rgb: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(gray, (0, 0), 1.0)
 
 
-def snap(gray: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """The outline ``quad`` (4 x 2, going round) with each side the picture shows moved onto the
-    card's edge; unchanged where the snapped sides would not make a card's outline near it."""
-    return snap_all(gray, [quad])[0]
-
-
 def snap_all(gray: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
-    """:func:`snap` for every outline of a frame: all their sides searched at once (a frame's five
-    cards in about 2 ms; one by one they took 8)."""
+    """The outlines ``quads`` (each 4 x 2, going round) with each side the picture shows moved onto
+    the card's edge; an outline stays as it is where its snapped sides would not make a card's
+    outline near it. All sides of a frame are searched at once (its five cards in about 2 ms; one
+    by one they took 8)."""
     if not quads:
         return []
     q = np.float64(quads)  # cards x 4 x 2

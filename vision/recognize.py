@@ -48,7 +48,7 @@ CONF = {1: 0.35, 2: 0.35}  # detector score threshold by views: with two, a box 
 # 0.25 alone (until v11) against 0.35 with boxes from 0.15 read surely, generated recall 0.936 -> 0.947 at the
 # same precision (0.892), real recall 0.932 -> 0.939 with precision 0.857 -> 0.873 (model card, "A sure read
 # vouches for a box"). On camera frames it cost a sixth of the live table's frame rate for no hand gained.
-FLOOR = {1: 0.35, 2: 0.15}
+FLOOR = {2: 0.15}  # by views; where none is given, the threshold itself: no box under it is read
 READ_SURE = 0.8
 # A card the classifier names at this probability or more is not read again from its corners: on the
 # 200 evaluation scenes and the real photos the figures were the same to the card with half the
@@ -174,7 +174,7 @@ class Recognizer:
         self.views = views
         self.conf, self.iou, self.top_k = CONF[views] if conf is None else conf, iou, top_k
         # Boxes scoring from ``floor`` up to ``conf`` are read, and kept if read at ``read_sure`` or more.
-        self.floor = min(FLOOR[views] if floor is None else floor, self.conf)
+        self.floor = min(FLOOR.get(views, self.conf) if floor is None else floor, self.conf)
         self.read_sure = read_sure
         self.second_look = second_look  # a best class less probable than this is looked at again
         self.cross_cover = cross_cover
@@ -226,9 +226,11 @@ class Recognizer:
         (:mod:`vision.edges`); a box the fit left as found stays so. Only the outline reported is
         snapped, not the one the card is read from: read from snapped outlines, 2 more of the 498
         cards found in the generated scenes were misread, and 2 real ones were lost."""
-        if self.corners is None or not self.snap_edges or not fitted:
+        if self.corners is None or not self.snap_edges:
             return fitted
         moved = [i for i, (b, q) in enumerate(zip(boxes, fitted)) if not np.array_equal(q, b)]
+        if not moved:
+            return fitted
         out = list(fitted)
         for i, q in zip(moved, edge_stage.snap_all(edge_stage.edge_image(rgb), [fitted[i] for i in moved])):
             out[i] = q
