@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/classifier_crops.py --scenes 200
 	$(BIN)/python benchmarks/per_card_errors.py --scenes 200
 	$(BIN)/python benchmarks/false_boxes.py
+	$(BIN)/python benchmarks/stacking.py --scenes 400
 	$(BIN)/python benchmarks/live_table.py --hands 20
 	$(BIN)/python benchmarks/page_load.py --viewers 20 --hands 4
 

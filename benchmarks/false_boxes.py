@@ -4,11 +4,12 @@
 
 The real photos are ``real/poker-photos`` in the shared folder (``../shared`` or ``$CHRATZE_SHARED``).
 
-A false box is a detection matched to no labelled card at IoU >= 0.5 (as ``chratze eval-detector``
-counts precision). Kinds, by how it lies against the labelled cards: ``background`` touches none;
-``part of a card`` lies mostly (> 70 %) within one card; ``joins cards`` holds more than half of two
-or more; ``too big`` holds more than 70 % of one card; ``duplicate`` overlaps a card at IoU >= 0.5
-that another box already took; ``off`` overlaps a card otherwise (shifted, turned or mis-sized).
+A false box is a detection whose part in view (``Detection.visible``) is matched to no labelled card
+at IoU >= 0.5 (as ``chratze eval-detector`` counts precision). Kinds, by how it lies against the
+labelled cards: ``background`` touches none; ``part of a card`` lies mostly (> 70 %) within one
+card; ``joins cards`` holds more than half of two or more; ``too big`` holds more than 70 % of one
+card; ``duplicate`` overlaps a card at IoU >= 0.5 that another box already took; ``off`` overlaps a
+card otherwise (shifted, turned or mis-sized).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def main() -> None:
     boxes = 0
     for xml in sorted(args.real.glob("*.xml")):
         labels = read_voc(xml)
-        preds = [(d.box, d.confidence) for d in rec(read_image(image_for(xml)))]
+        preds = [(d.visible, d.confidence) for d in rec(read_image(image_for(xml)))]
         boxes += len(preds)
         matched = {i for i, _, _ in greedy_match(preds, labels, box_iou, 0.5)}
         cards = [b for b, _ in labels]

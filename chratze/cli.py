@@ -95,11 +95,19 @@ def _detect(args: argparse.Namespace) -> int:
             for d in found:
                 x1, y1, x2, y2 = d.box
                 print(f"  {d.card:3s} {d.confidence:.2f}  box {x1:.0f},{y1:.0f} {x2:.0f},{y2:.0f}  "
-                      f"corners {' '.join(f'{x:.0f},{y:.0f}' for x, y in d.corners)}")
+                      f"corners {' '.join(f'{x:.0f},{y:.0f}' for x, y in d.corners)}{_under(d, found)}")
     if args.json:
         json.dump(results, sys.stdout, indent=2)
         print()
     return status
+
+
+def _under(d, found) -> str:
+    """What lies on a card and the part of it in view, for the text output ('' for a card under none)."""
+    if not d.under:
+        return ""
+    x1, y1, x2, y2 = d.visible
+    return f"  under {', '.join(found[k].card for k in d.under)}, in view {x1:.0f},{y1:.0f} {x2:.0f},{y2:.0f}"
 
 
 def _eval_detector(args: argparse.Namespace) -> int:

@@ -34,3 +34,14 @@ def test_a_card_found_alone_and_an_overlapped_card_missed_are_counted_apart(tmp_
 def test_a_report_on_generated_scenes_has_no_alone_or_overlapped_lines():
     lines = Report(2, 5, 5, 1.0, 1.0, 0.8, 0.9, 0.7).lines("generated", "per-card accuracy")
     assert lines[-1] == "  mAP50-95           0.700" and not any("alone" in line for line in lines)
+
+
+def test_a_card_under_another_is_matched_by_its_part_in_view_and_the_whole_box_recall_is_kept(tmp_path):
+    # the same photo: the king's whole box misses its strip, the part of it in view meets it
+    photo(tmp_path, "IMG_1", [("ace", (0, 0, 30, 40)), ("king", (45, 0, 57, 40)), ("nine", (55, 0, 85, 40))])
+    king = seen((45, 0, 75, 40), "K", 0.5)
+    king.visible, king.under = (45, 0, 55, 40), (1,)
+    report = evaluate_real(lambda _: [seen((0, 0, 30, 40)), seen((55, 0, 85, 40), "9"), king], tmp_path)
+    assert report.recall == 1.0 and report.overlapped == (2, 2) and report.accuracy == 1.0
+    assert report.whole_recall == 2 / 3
+    assert "  (whole-card boxes: recall@0.5 0.667; above, each card's part in view)" in report.lines("real", "rank")

@@ -12,6 +12,8 @@ A fourth reads each card again from its four corners, where the indices are prin
 multiplies that into the classifier's read (:mod:`vision.index`): a card mostly under others shows
 its index, not much else.
 A photo is looked at twice by the detector, as it is and turned a quarter (:mod:`vision.views`).
+Where found cards overlap, the edges the picture shows tell which lies on which, and each card's
+part in view is boxed too (:mod:`vision.layers`).
 A box the classifier names ``back`` (a face-down card: the stock beside the upcard, a card laid
 blind) is no card in view and is left out, rather than guessed as the face it most resembles.
 """
@@ -28,6 +30,7 @@ import numpy as np
 from . import corners as corner_stage
 from . import edges as edge_stage
 from . import index as index_stage
+from . import layers
 from .geometry import CROP_H, CROP_W, Rect, box_iou, crosswise, order_quad, quad_iou, rect_within, rectify
 from .views import CANDIDATE, fuse, turn, unturn
 
@@ -67,12 +70,21 @@ class Detection:
     detector_score: float = 1.0
     alternatives: list[tuple[str, float]] = field(default_factory=list)  # next-best reads
     cut: bool = False  # the picture's edge cuts the card: part of it is out of view
+    # The box of the part in view: ``box`` less what the cards lying on it cover (vision.layers), which
+    # are ``under``'s indices in the same list of detections. None when made: the whole box.
+    visible: tuple[float, float, float, float] | None = None
+    under: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.visible is None:
+            self.visible = self.box
 
     def to_dict(self) -> dict:
         return {"card": self.card, "confidence": round(self.confidence, 4),
                 "box": [round(v, 1) for v in self.box], "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
                 "detector_score": round(self.detector_score, 4),
-                "alternatives": [[c, round(p, 4)] for c, p in self.alternatives], "cut": self.cut}
+                "alternatives": [[c, round(p, 4)] for c, p in self.alternatives], "cut": self.cut,
+                "visible": [round(v, 1) for v in self.visible], "under": list(self.under)}
 
 
 class ModelMissing(FileNotFoundError):
@@ -317,7 +329,18 @@ class Recognizer:
         self._cache = cache if self.reuse_frames else []
         if self.corners is not None:  # fitted, two boxes may have become one outline
             found = one_per_outline(found, corner_stage.SAME_CARD)
-        return across_surer(found, self.cross_cover)
+        return self.stack(rgb, across_surer(found, self.cross_cover))
+
+    def stack(self, rgb: np.ndarray, found: list[Detection]) -> list[Detection]:
+        """Each card's part in view: its outline less those of the cards the picture shows lying on
+        it (:mod:`vision.layers`); a card under none keeps its whole box."""
+        h, w = rgb.shape[:2]
+        quads = [np.float32(d.corners) for d in found]
+        for d, quad, over in zip(found, quads, layers.stacking(rgb, quads)):
+            d.under = over
+            if over:
+                d.visible = layers.visible_box(quad, [quads[k] for k in over], w, h) or d.box
+        return found
 
     def _reused(self, box) -> tuple[np.ndarray | None, int]:
         for old, probs, age in self._cache:
