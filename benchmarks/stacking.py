@@ -42,12 +42,6 @@ def truth_boxes(cards, width: int, height: int, min_visible: float) -> list[tupl
     return out
 
 
-def decide(a: float | None, b: float | None, shown: float, lead: float) -> bool | None:
-    """vision.layers.on_top's rule on two edge shares, with other gates."""
-    a, b = a or 0.0, b or 0.0
-    return True if a >= shown and a - b >= lead else False if b >= shown and b - a >= lead else None
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scenes", type=int, default=400)
@@ -70,7 +64,7 @@ def main() -> None:
         gray, quads = edge_image(scene.image), [np.float32(d.corners) for d in found]
         for i in on:
             for j in on:
-                if i < j and on[i] != on[j] and layers.overlapping(quads[i], quads[j]):
+                if i < j and on[i] != on[j] and quad_iou(quads[i], quads[j]) > 0:
                     shares.append((layers.edge_share(gray, quads[i], quads[j]),
                                    layers.edge_share(gray, quads[j], quads[i]), on[i] > on[j]))
         truths = truth_boxes(scene.cards, w, h, args.min_visible)
@@ -80,7 +74,7 @@ def main() -> None:
     print(f"{args.scenes} scenes (seed {args.seed}, {args.views} view(s)), {time.perf_counter() - t0:.0f} s")
     gates = [(s, l) for s in (0.3, 0.4, 0.5, 0.6, 0.7) for l in (0.1, 0.2, 0.35, 0.5)] if args.sweep else []
     for shown, lead in [(layers.SHOWN, layers.LEAD)] + gates:
-        calls = [(decide(a, b, shown, lead), truth) for a, b, truth in shares]
+        calls = [(layers.upper(a, b, shown, lead), truth) for a, b, truth in shares]
         decided = [(c, t) for c, t in calls if c is not None]
         wrong = sum(c != t for c, t in decided)
         print(f"  order, SHOWN {shown} LEAD {lead}: {len(shares)} overlapping pairs of found cards, decided "

@@ -19,6 +19,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from .edges import edge_image
+from .geometry import quad_iou
+
 INSET = 4.0  # pixels: only the part of a side this far inside the other card counts
 REACH = 4.0  # pixels either way across the side that each profile looks
 SAMPLES = 15  # samples along each profile
@@ -37,12 +40,6 @@ LEAD = 0.35  # ... and on this share more than the lower card's
 SLIVER = 1
 
 Box = tuple[float, float, float, float]
-
-
-def overlapping(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether two convex outlines share any area."""
-    area, _ = cv2.intersectConvexConvex(np.float32(a), np.float32(b))
-    return area > 0
 
 
 def edge_share(gray: np.ndarray, a: np.ndarray, b: np.ndarray) -> float | None:
@@ -78,23 +75,27 @@ def _inside(points: np.ndarray, quad: np.ndarray, inset: float) -> np.ndarray:
 
 def on_top(gray: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool | None:
     """True where card ``a`` lies on ``b``, False where under it, None where the picture does not say."""
-    shown_a, shown_b = edge_share(gray, a, b) or 0.0, edge_share(gray, b, a) or 0.0
-    if shown_a >= SHOWN and shown_a - shown_b >= LEAD:
+    return upper(edge_share(gray, a, b), edge_share(gray, b, a))
+
+
+def upper(shown_a: float | None, shown_b: float | None, shown: float = SHOWN, lead: float = LEAD) -> bool | None:
+    """The rule on two cards' edge shares (:func:`edge_share`): True where ``a`` lies on top, False
+    where ``b`` does, None where neither shows its sides clearly more (``benchmarks/stacking.py``
+    sweeps the gates)."""
+    a, b = shown_a or 0.0, shown_b or 0.0
+    if a >= shown and a - b >= lead:
         return True
-    if shown_b >= SHOWN and shown_b - shown_a >= LEAD:
+    if b >= shown and b - a >= lead:
         return False
     return None
 
 
-def stacking(rgb: np.ndarray, quads: list[np.ndarray], gray: np.ndarray | None = None) -> list[tuple[int, ...]]:
-    """For each outline, the indices of those found lying on it. The picture is turned grey (as
-    :func:`vision.edges.edge_image`) only where two outlines overlap: most frames have none."""
+def stacking(rgb: np.ndarray, quads: list[np.ndarray]) -> list[tuple[int, ...]]:
+    """For each outline, the indices of those found lying on it. The picture is turned grey
+    (:func:`vision.edges.edge_image`) only where two outlines overlap: most frames have none."""
     over: list[list[int]] = [[] for _ in quads]
-    pairs = [(i, j) for i in range(len(quads)) for j in range(i + 1, len(quads)) if overlapping(quads[i], quads[j])]
-    if pairs and gray is None:
-        from .edges import edge_image  # noqa: PLC0415 - the one grey picture both steps read
-
-        gray = edge_image(rgb)
+    pairs = [(i, j) for i in range(len(quads)) for j in range(i + 1, len(quads)) if quad_iou(quads[i], quads[j]) > 0]
+    gray = edge_image(rgb) if pairs else None
     for i, j in pairs:
         upper = on_top(gray, quads[i], quads[j])
         if upper is not None:
