@@ -6,7 +6,7 @@ import pytest
 
 from vision.edges import edge_image
 from vision.geometry import box_iou
-from vision.layers import edge_share, on_top, stacking, visible_box
+from vision.layers import edge_share, on_top, sides_shown, stacking, visible_box
 from vision.recognize import Detection, Recognizer
 
 LOWER = np.float32([[200, 100], [320, 100], [320, 280], [200, 280]])  # clockwise from the top left
@@ -115,3 +115,30 @@ def test_the_recognizer_boxes_a_card_under_another_by_its_strip_and_says_which_l
 def test_the_recognizer_leaves_every_box_whole_where_the_picture_does_not_say(recognizer):
     found = recognizer.stack(table((LOWER, 230), (UPPER, 230)), fanned("Qh", "9d"))
     assert all(d.visible == d.box and d.under == () for d in found)
+
+
+THROWN = LOWER + np.float32([9, 8])  # thrown onto the lower card, almost as it lay (outline IoU 0.79)
+
+
+def test_a_card_under_one_thrown_onto_it_still_shows_its_free_sides():
+    gray = edge_image(table((LOWER, 200), (THROWN, 240)))
+    assert sides_shown(gray, LOWER, [THROWN]) > 0.9
+
+
+def test_where_no_card_lies_any_more_the_outline_shows_no_sides():
+    # the card was read anew after it slid: where it was named, only the table shows
+    gray = edge_image(table((THROWN, 240)))
+    assert sides_shown(gray, LOWER, [THROWN]) < 0.1
+
+
+def test_an_outline_whose_sides_the_cards_in_view_all_but_cover_gives_no_evidence():
+    settled = LOWER + np.float32([2, 1])  # the same card, a pixel or two from where it was named
+    gray = edge_image(table((settled, 240)))
+    assert sides_shown(gray, LOWER, [settled]) is None
+
+
+def test_sides_beyond_the_picture_give_no_evidence_either_way():
+    beyond = LOWER + np.float32([-260, 0])  # mostly left of the picture; only its right side is in it
+    gray = edge_image(table((beyond, 200)))
+    assert sides_shown(gray, beyond, []) == pytest.approx(1.0)
+    assert sides_shown(edge_image(table()), beyond + np.float32([-70, 0]), []) is None

@@ -482,3 +482,52 @@ def test_a_card_settling_a_little_after_it_was_named_is_read_anew_not_played_aga
     t.frames(12)
     assert t.played() == [("Beat", "9c")]
     assert t.watcher.status()["state"] == "watching" and not t.hand.flags
+
+
+PILE = [(250.0, 150.0), (310.0, 150.0), (310.0, 240.0), (250.0, 240.0)]  # the last card played, clockwise
+
+
+def _moved(quad: list, dx: float, dy: float) -> list:
+    return [(x + dx, y + dy) for x, y in quad]
+
+
+def _picture(*cards: list) -> np.ndarray:
+    """A dark cloth with cards of two shades laid in the order given, each later one on the earlier."""
+    import cv2  # noqa: PLC0415
+
+    grey = np.full((480, 640), 50, np.uint8)
+    for k, quad in enumerate(cards):
+        cv2.fillPoly(grey, [np.int32(quad)], 200 + 40 * (k % 2))
+    return np.repeat(grey[..., None], 3, axis=2)
+
+
+def _read(code: str, quad: list) -> R:
+    xs, ys = [x for x, _ in quad], [y for _, y in quad]
+    return R(code, (min(xs), min(ys), max(xs), max(ys)), corners=quad)
+
+
+def _camera(t: Table, picture: np.ndarray, reads: list, n: int) -> None:
+    """``n`` frames of ``picture`` through the live table, the recognizer reporting ``reads``."""
+    table = LiveTable(t.watcher, lambda image: [R("Kh", SPOT["upcard"]), *reads])
+    for _ in range(n):
+        t.notices += table.process(Frame(picture, t.t, 0))
+        t.t += 0.05
+
+
+def test_a_card_thrown_onto_the_pile_almost_as_the_last_lay_is_a_new_play_where_the_last_still_shows():
+    t = Table()
+    t.to_play(anna="metcho")
+    _camera(t, _picture(PILE), [_read("9h", PILE)], 8)
+    thrown = _moved(PILE, 9, 8)  # outline IoU 0.63 with the 9h's: as near as a card read anew
+    _camera(t, _picture(PILE, thrown), [_read("Th", thrown)], 16)  # the 9h's sides show round the Th
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+    assert t.watcher.status()["state"] == "watching" and t.watcher.status()["covered"] == {"9h": "Th"}
+
+
+def test_a_card_read_anew_after_it_slid_is_corrected_where_its_old_place_shows_only_the_cloth():
+    t = Table()
+    t.to_play(anna="metcho")
+    _camera(t, _picture(PILE), [_read("8h", PILE)], 8)  # Beat's 9h, first read as 8h while it slid
+    slid = _moved(PILE, 9, 8)
+    _camera(t, _picture(slid), [_read("9h", slid)], 16)
+    assert t.played() == [("Beat", "9h")]

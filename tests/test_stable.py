@@ -12,12 +12,15 @@ class R:
     box: tuple = (100, 100, 160, 190)
     alternatives: list = field(default_factory=list)
     cut: bool = False
+    corners: list = field(default_factory=list)
 
 
-def feed(st, frames, impossible=frozenset()):
+def feed(st, frames, impossible=frozenset(), sides=None):
+    """``sides``: per frame, what the picture says of a card's free sides (vision.layers.sides_in)."""
     events = []
     for i, reads in enumerate(frames):
-        events += [(i, e) for e in st.update(reads, t=i / 30, impossible=impossible)]
+        shown = sides[i] if isinstance(sides, list) else sides
+        events += [(i, e) for e in st.update(reads, t=i / 30, impossible=impossible, sides=shown)]
     return events
 
 
@@ -145,3 +148,45 @@ def test_a_card_read_timidly_as_another_for_long_enough_is_renamed():
     frames = [[R("Kd", confidence=0.95)]] * 6 + [[R("Qh", confidence=0.6)]] * 18
     laid = [(i, e.card, e.replaces) for i, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
     assert laid == [(3, "Kd", None), (23, "Qh", "Kd")]
+
+
+NAMED = [(100, 100), (160, 100), (160, 190), (100, 190)]  # clockwise from the top left
+NEAR_IT = [(x + 6, y + 5) for x, y in NAMED]  # outline IoU 0.74 with NAMED: within a re-read's reach
+
+
+def _at(card, corners):
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    return R(card, box=(min(xs), min(ys), max(xs), max(ys)), corners=corners)
+
+
+def _showing(share):
+    asked = []
+
+    def sides(quad, covers):
+        asked.append([tuple(map(float, p)) for p in quad])
+        return share
+    sides.asked = asked
+    return sides
+
+
+def test_a_card_thrown_onto_a_named_card_almost_as_it_lay_is_a_new_card_where_its_sides_still_show():
+    frames = [[_at("6h", NAMED)]] * 6 + [[_at("7h", NEAR_IT)]] * 8
+    sides = _showing(0.9)
+    laid = [e for _, e in feed(Stabilizer(), frames, sides=sides) if not isinstance(e, CardGone)]
+    assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", None)]
+    assert sides.asked == [[tuple(map(float, p)) for p in NAMED]]  # asked of where the 6h was named
+
+
+def test_a_card_read_anew_almost_where_it_was_named_is_a_re_read_where_nothing_shows_there():
+    frames = [[_at("6h", NAMED)]] * 6 + [[_at("7h", NEAR_IT)]] * 8
+    for says in (_showing(0.1), _showing(None), None):  # sides gone, no free sides, no picture to ask
+        laid = [e for _, e in feed(Stabilizer(), frames, sides=says) if not isinstance(e, CardGone)]
+        assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", "6h")]
+
+
+def test_a_card_named_by_a_re_read_is_named_with_its_outline_so_one_thrown_onto_it_is_told_apart():
+    thrown = [(x + 6, y - 5) for x, y in NEAR_IT]  # outline IoU 0.74 with NEAR_IT
+    frames = [[_at("6h", NAMED)]] * 6 + [[_at("7h", NEAR_IT)]] * 8 + [[_at("8h", thrown)]] * 8
+    sides = [None] * 14 + [_showing(0.9)] * 8  # the 7h's sides show round the 8h
+    laid = [e for _, e in feed(Stabilizer(), frames, sides=sides) if not isinstance(e, CardGone)]
+    assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", "6h"), ("8h", None)]

@@ -12,9 +12,15 @@ Why it matters: a card under another shows a strip, and that strip is what a per
 real photos' labels box it so). The whole outline stays the card's ``corners``, which its read needs.
 The constants were chosen on generated scenes, whose stacking order is known (model card, "Which card
 lies on top").
+
+The same edges answer the live table's question whether a card still lies where it was named
+(:func:`sides_shown`): its sides show round a card thrown onto it, while a card that slid and was
+read anew leaves only the cloth where it lay.
 """
 
 from __future__ import annotations
+
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -38,6 +44,7 @@ LEAD = 0.35  # ... and on this share more than the lower card's
 # 0.954 -> 0.956, 0.958, 0.960, but lost 4, 4 and 6 of 1,354 generated cards, whose truth is the exact
 # pixels in view (benchmarks/stacking.py --sliver). Chosen on the generated scenes, as the gates were.
 SLIVER = 1
+AWAY = 6.0  # pixels: a side is free (sides_shown) this far outside every card in view, clear of their edges
 
 Box = tuple[float, float, float, float]
 
@@ -45,32 +52,74 @@ Box = tuple[float, float, float, float]
 def edge_share(gray: np.ndarray, a: np.ndarray, b: np.ndarray) -> float | None:
     """The share of ``a``'s side profiles over ``b``'s face whose steepest step lies on the side
     (an edge the picture shows there); None where too little of ``a``'s sides passes over ``b``."""
-    a, b = np.float64(a), np.float64(b)
+    points, normals = _side_profiles(a)
+    over = _inside(points, np.float64(b), INSET)
+    if over.sum() < MIN_POINTS:
+        return None
+    return float(_shows_edge(gray, points[over], normals[over]).mean())
+
+
+def sides_shown(gray: np.ndarray, quad: np.ndarray, covers: list[np.ndarray]) -> float | None:
+    """The share of ``quad``'s side profiles lying AWAY or more outside each of ``covers`` (and within
+    the picture) whose steepest step lies on the side: whether a card still lies at ``quad`` where the
+    cards in view leave its sides free. None where too little of them is free to tell."""
+    points, normals = _side_profiles(quad)
+    h, w = gray.shape[:2]
+    free = ((points >= REACH) & (points <= np.array([w, h]) - 1 - REACH)).all(axis=1)
+    for c in covers:
+        free &= _depth(points, np.float64(c)) <= -AWAY
+    if free.sum() < MIN_POINTS:
+        return None
+    return float(_shows_edge(gray, points[free], normals[free]).mean())
+
+
+def sides_in(rgb: np.ndarray) -> Callable[[list, list], float | None]:
+    """:func:`sides_shown` on one frame, for the stabilizer (:data:`vision.stable.Sides`); the frame
+    is greyed at the first question (most frames ask none)."""
+    gray: list[np.ndarray] = []
+
+    def shown(quad: list, covers: list) -> float | None:
+        if not gray:
+            gray.append(edge_image(rgb))
+        return sides_shown(gray[0], np.float32(quad), [np.float32(c) for c in covers])
+
+    return shown
+
+
+def _side_profiles(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """POINTS points along each side of ``a`` (over SPAN of its length) and the unit normal there."""
+    a = np.float64(a)
     ends = np.roll(a, -1, axis=0)
     t = np.linspace(*SPAN, POINTS)
     points = (a[:, None] + t[None, :, None] * (ends - a)[:, None]).reshape(-1, 2)
     along = ends - a
     normal = np.c_[along[:, 1], -along[:, 0]] / np.linalg.norm(along, axis=1, keepdims=True)
-    normals = np.repeat(normal, POINTS, axis=0)
-    over = _inside(points, b, INSET)
-    if over.sum() < MIN_POINTS:
-        return None
+    return points, np.repeat(normal, POINTS, axis=0)
+
+
+def _shows_edge(gray: np.ndarray, points: np.ndarray, normals: np.ndarray) -> np.ndarray:
+    """Per profile across a side: whether its steepest step is steep enough and lies on the side."""
     offsets = np.linspace(-REACH, REACH, SAMPLES)
-    samples = (points[over, None] + offsets[None, :, None] * normals[over, None]).astype(np.float32)
+    samples = (points[:, None] + offsets[None, :, None] * normals[:, None]).astype(np.float32)
     profile = cv2.remap(gray, samples[..., 0], samples[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     slope = np.abs(np.gradient(profile, axis=1)) / (offsets[1] - offsets[0])
     on_side = slope[:, np.abs(offsets) <= NEAR].max(axis=1)
-    return float(((on_side >= MIN_STEP) & (on_side >= slope.max(axis=1))).mean())
+    return (on_side >= MIN_STEP) & (on_side >= slope.max(axis=1))
 
 
 def _inside(points: np.ndarray, quad: np.ndarray, inset: float) -> np.ndarray:
     """Which points lie at least ``inset`` pixels inside the convex outline ``quad``."""
+    return _depth(points, quad) >= inset
+
+
+def _depth(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """How far each point lies inside the convex outline ``quad`` from its nearest side's line;
+    negative outside (past a side by at least that much)."""
     ends = np.roll(quad, -1, axis=0)
     along = ends - quad
     normal = np.c_[-along[:, 1], along[:, 0]] / np.linalg.norm(along, axis=1, keepdims=True)
     normal *= np.where(np.einsum("ij,ij->i", quad.mean(axis=0) - quad, normal) < 0, -1.0, 1.0)[:, None]  # inwards
-    depth = np.einsum("pkj,kj->pk", points[:, None] - quad[None], normal)
-    return depth.min(axis=1) >= inset
+    return np.einsum("pkj,kj->pk", points[:, None] - quad[None], normal).min(axis=1)
 
 
 def on_top(gray: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool | None:

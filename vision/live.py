@@ -20,6 +20,7 @@ from engine.events import Event, HandStarted
 from engine.hand import IllegalEvent
 
 from .annotate import annotate
+from .layers import sides_in
 from .layout import MatFinder, TableLayout
 from .sources import Frame
 from .watch import Notice, Watcher, save_snapshot
@@ -53,7 +54,7 @@ class LiveTable:
         meta = {"frame": frame.index}
         if self.snapshots is not None:
             meta["snapshot"] = f"f{frame.index:06d}.jpg"
-        notices = self.watcher.reads(reads, frame.t, meta)
+        notices = self.watcher.reads(reads, frame.t, meta, sides_in(frame.image))
         if self.snapshots is not None and any(n.kind == "recorded" for n in notices):
             save_snapshot(self.snapshots, frame.image, meta["snapshot"])
         if self.keep_annotated:

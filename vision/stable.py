@@ -20,9 +20,14 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field, replace
 from itertools import takewhile
-from typing import Iterable, Protocol
+from typing import Callable, Iterable, Protocol
 
 from .geometry import box_cover, box_iou, quad_iou
+
+
+# Asks a frame: (a card's outline, the outlines in view) -> the share of its sides the picture shows
+# where those leave them free, or None where too little is free (vision.layers.sides_in).
+Sides = Callable[[list, list], "float | None"]
 
 
 class Read(Protocol):
@@ -77,7 +82,7 @@ class Stabilizer:
     def __init__(self, window: int = 6, min_hits: int = 4, min_conf: float = 0.5, min_support: float = 0.7,
                  match_iou: float = 0.3, gone_after: int = 8, still_iou: float = 0.8, gap_frames: int = 3,
                  match_cover: float = 0.8, sure_conf: float = 0.7, same_outline: float = 0.6,
-                 edge_hits: int = 12) -> None:
+                 edge_hits: int = 12, still_shown: float = 0.5) -> None:
         self.window, self.min_hits, self.min_conf = window, min_hits, min_conf
         self.min_support, self.match_iou, self.gone_after = min_support, match_iou, gone_after
         self.match_cover = match_cover  # a box within a track's box is that card, partly covered
@@ -86,6 +91,7 @@ class Stabilizer:
         # ``min_hits``: on the virtual table a card slid in over the lower edge kept a box of
         # IoU 0.86 over four frames, was named from its half in view and then re-read as it came on.
         self.edge_hits = max(edge_hits, min_hits)
+        self.still_shown = still_shown  # a card whose free sides show this much still lies there
         self.same_outline = same_outline  # a re-read lies at least this much (IoU) where the card was named
         self.gap_frames = gap_frames  # missing this long, a card may have been taken away and another laid
         # A card is named once all the votes its track has had, times the card's share of the
@@ -94,10 +100,17 @@ class Stabilizer:
         self.sure_conf = sure_conf
         self.tracks: list[Track] = []
         self._next = 1
+        self._sides: Sides | None = None  # this frame's
+        self._in_view: list = []  # this frame's outlines
 
-    def update(self, reads: Iterable[Read], t: float, impossible: frozenset[str] | set[str] = frozenset()) -> list:
-        """Feed one frame's reads; returns the events this frame makes certain."""
+    def update(self, reads: Iterable[Read], t: float, impossible: frozenset[str] | set[str] = frozenset(),
+               sides: Sides | None = None) -> list:
+        """Feed one frame's reads; returns the events this frame makes certain. ``sides`` asks the frame
+        whether a card's sides still show where the cards in view leave them free
+        (:func:`vision.layers.sides_in`): how a card thrown onto a pile is told from a re-read."""
         reads = [r for r in reads if r.confidence >= self.min_conf]
+        self._sides = sides
+        self._in_view = [r.corners for r in reads if len(getattr(r, "corners", None) or []) == 4]
         matched = self._match(reads, t)
         events: list = []
         for track in list(self.tracks):
@@ -185,6 +198,7 @@ class Stabilizer:
         fresh.votes = {new: float(self.window)}
         fresh.hits = deque([True] * self.window)
         fresh.boxes = deque(track.boxes)
+        fresh.corners, fresh.cut = track.corners, track.cut  # this frame's read: where the new card is named
         self.tracks.append(fresh)
         was = track.card if track.unbroken and self._where_named(track) else None
         laid = [replace(e, replaces=was) if isinstance(e, CardLaid) else e for e in self._decide(fresh, t, impossible)]
@@ -194,10 +208,20 @@ class Stabilizer:
         """The card read anew lies about as the one named there lay: the same card read better. One
         thrown onto it lies elsewhere or turned (on a pile, often with much the same upright box; two
         cards crossed on one centre meet at IoU 0.5 at most). A card named while it settled moves a
-        little after (seed 6 of the virtual table: outline IoU 0.65)."""
+        little after (seed 6 of the virtual table: outline IoU 0.65). One thrown almost as the last lay
+        is told by the picture, where the frame can be asked: the last card's sides still show round it."""
         if len(track.named_corners) == 4 and len(track.corners) == 4:
-            return quad_iou(track.named_corners, track.corners) >= self.same_outline
+            if quad_iou(track.named_corners, track.corners) < self.same_outline:
+                return False
+            return not self._still_under(track)
         return track.named_box is not None and box_iou(track.named_box, track.box) >= self.same_outline
+
+    def _still_under(self, track: Track) -> bool:
+        """The card named here still shows its sides round the card now read here: one was thrown onto it."""
+        if self._sides is None:
+            return False
+        shown = self._sides(track.named_corners, self._in_view)
+        return shown is not None and shown >= self.still_shown
 
 
 def _push(q: deque, item, size: int) -> None:

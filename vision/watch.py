@@ -29,7 +29,7 @@ from engine.session import Session
 
 from .geometry import box_under
 from .layout import UPCARD, TableLayout
-from .stable import CardGone, CardLaid, Stabilizer
+from .stable import CardGone, CardLaid, Sides, Stabilizer
 
 # A vanished card whose box lies this much under cards laid after it is covered, not taken away. It
 # vanished, so more of the card itself is hidden than of its box: a turned card's upright box takes
@@ -82,12 +82,12 @@ class Watcher:
         self.now = 0.0  # the time of the last frame
 
     # ------------------------------------------------------------------ inputs
-    def reads(self, reads: list, t: float, meta: dict[str, Any] | None = None) -> list[Notice]:
-        """One frame's card reads (time ``t``); returns what changed."""
+    def reads(self, reads: list, t: float, meta: dict[str, Any] | None = None, sides: Sides | None = None) -> list[Notice]:
+        """One frame's card reads (time ``t``; ``sides``: see :meth:`Stabilizer.update`); returns what changed."""
         notices = self._camera_state("ok") if self.camera != "ok" else []
         self.now = t
         self._new_hand_check()
-        for ev in self.stabilizer.update(reads, t, self.impossible()):
+        for ev in self.stabilizer.update(reads, t, self.impossible(), sides):
             if isinstance(ev, CardLaid):
                 self._laid(ev)
             elif isinstance(ev, CardGone) and ev.track in self.seen:
