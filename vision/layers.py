@@ -20,6 +20,7 @@ read anew leaves only the cloth where it lay.
 
 from __future__ import annotations
 
+from functools import cache, partial
 from typing import Callable
 
 import cv2
@@ -76,12 +77,10 @@ def sides_shown(gray: np.ndarray, quad: np.ndarray, covers: list[np.ndarray]) ->
 def sides_in(rgb: np.ndarray) -> Callable[[list, list], float | None]:
     """:func:`sides_shown` on one frame, for the stabilizer (:data:`vision.stable.Sides`); the frame
     is greyed at the first question (most frames ask none)."""
-    gray: list[np.ndarray] = []
+    gray = cache(partial(edge_image, rgb))
 
     def shown(quad: list, covers: list) -> float | None:
-        if not gray:
-            gray.append(edge_image(rgb))
-        return sides_shown(gray[0], np.float32(quad), [np.float32(c) for c in covers])
+        return sides_shown(gray(), np.float32(quad), [np.float32(c) for c in covers])
 
     return shown
 

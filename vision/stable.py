@@ -100,8 +100,8 @@ class Stabilizer:
         self.sure_conf = sure_conf
         self.tracks: list[Track] = []
         self._next = 1
-        self._sides: Sides | None = None  # this frame's
-        self._in_view: list = []  # this frame's outlines
+        self._sides: Sides | None = None  # this frame's, and its reads: asked only of a re-read
+        self._reads: list[Read] = []
 
     def update(self, reads: Iterable[Read], t: float, impossible: frozenset[str] | set[str] = frozenset(),
                sides: Sides | None = None) -> list:
@@ -109,8 +109,7 @@ class Stabilizer:
         whether a card's sides still show where the cards in view leave them free
         (:func:`vision.layers.sides_in`): how a card thrown onto a pile is told from a re-read."""
         reads = [r for r in reads if r.confidence >= self.min_conf]
-        self._sides = sides
-        self._in_view = [r.corners for r in reads if len(getattr(r, "corners", None) or []) == 4]
+        self._sides, self._reads = sides, reads
         matched = self._match(reads, t)
         events: list = []
         for track in list(self.tracks):
@@ -220,7 +219,8 @@ class Stabilizer:
         """The card named here still shows its sides round the card now read here: one was thrown onto it."""
         if self._sides is None:
             return False
-        shown = self._sides(track.named_corners, self._in_view)
+        in_view = [r.corners for r in self._reads if len(getattr(r, "corners", None) or []) == 4]
+        shown = self._sides(track.named_corners, in_view)
         return shown is not None and shown >= self.still_shown
 
 
