@@ -105,6 +105,29 @@ def test_a_checkpoint_recovered_from_a_shipped_onnx_computes_what_the_onnx_compu
     assert np.allclose(got, want, rtol=1e-3, atol=1e-3 * np.abs(want).max())
 
 
+@pytest.mark.parametrize("model", ["card-index.onnx", "card-corners.onnx"])
+def test_a_small_network_recovered_from_its_shipped_onnx_computes_what_the_onnx_computes(tmp_path, model):
+    """The index reader and the corner fit are fine-tuned from their shipped files too (``--init``)."""
+    import onnxruntime as ort
+    import torch
+
+    from vision.recover import recover, plain_images
+    from vision.recognize import MODELS
+    from vision.train_corners import corner_net
+    from vision.train_index import index_net
+
+    index = model == "card-index.onnx"
+    net = index_net(37) if index else corner_net()
+    net.load_state_dict(torch.load(recover(MODELS / model, tmp_path / "state.pt", samples=32)))
+    x = plain_images(6, "index" if index else "corners", seed=5)
+    session = ort.InferenceSession(str(MODELS / model), providers=["CPUExecutionProvider"])
+    want = session.run(None, {session.get_inputs()[0].name: x})[0]
+    with torch.no_grad():
+        got = net.eval()(torch.from_numpy(x))
+    got = (torch.softmax(got, 1) if index else got).numpy()
+    assert np.allclose(got, want, atol=1e-4)
+
+
 def test_detect_without_a_model_is_a_clear_error(tmp_path, capsys):
     code = main(["detect", "--detector", str(tmp_path / "none.onnx"), "x.jpg"])
     assert code == 2

@@ -9,6 +9,8 @@ where a batch norm uses each batch's own statistics, it is close to it from the 
 fine-tuning starts from the shipped model rather than from a disturbed one.
 
 ``python -m vision.recover models/card-detector.onnx runs/det-v2.pt`` (the classifier likewise).
+The two small plain-PyTorch networks (``card-index.onnx``, ``card-corners.onnx``) are recovered the
+same way into a state dict that their trainers' ``--init`` takes (:func:`recover_plain`).
 """
 
 from __future__ import annotations
@@ -131,10 +133,93 @@ def scene_images(n: int, size: int, task: str, seed: int = 424_242) -> np.ndarra
     return np.stack(out[:n]).transpose(0, 3, 1, 2).astype(np.float32) / 255.0
 
 
-def recover(onnx_path: Path, out: Path, samples: int = 128) -> Path:
-    """Write an Ultralytics checkpoint that computes what ``onnx_path`` computes."""
+def plain_layers(path: Path) -> list[list[np.ndarray]]:
+    """The weights of each Conv and Gemm node of an exported plain network, in the graph's order
+    (the names torch gives fused convolutions say nothing of the module they came from)."""
+    import onnx  # noqa: PLC0415
+    from onnx import numpy_helper  # noqa: PLC0415
+
+    model = onnx.load(str(path))
+    inits = {t.name: numpy_helper.to_array(t).copy() for t in model.graph.initializer}
+    return [[inits[i] for i in node.input[1:] if i in inits] for node in model.graph.node
+            if node.op_type in ("Conv", "Gemm")]
+
+
+def load_plain(net, layers: list[list[np.ndarray]]) -> list:
+    """Put fused layers into ``net`` in module order: each Conv2d with the BatchNorm2d after it
+    takes a fused convolution, each Linear a Gemm. Returns (conv, bn) pairs for :func:`calibrate`."""
+    from types import SimpleNamespace  # noqa: PLC0415
+
+    import torch  # noqa: PLC0415
+    from torch import nn  # noqa: PLC0415
+
+    modules = [m for m in net.modules() if isinstance(m, (nn.Conv2d, nn.BatchNorm2d, nn.Linear))]
+    weighted = [m for m in modules if not isinstance(m, nn.BatchNorm2d)]
+    if len(weighted) != len(layers):
+        raise ValueError(f"the ONNX has {len(layers)} weighted layers, the network {len(weighted)}")
+    pairs = []
+    with torch.no_grad():
+        for module, (w, *b) in zip(weighted, layers):
+            if tuple(module.weight.shape) != w.shape:
+                raise ValueError(f"a layer of shape {w.shape} in the ONNX, {tuple(module.weight.shape)} in the network")
+            module.weight.copy_(torch.from_numpy(w))
+            after = modules[modules.index(module) + 1] if module is not modules[-1] else None
+            if isinstance(after, nn.BatchNorm2d):
+                after.weight.fill_(1.0)
+                after.bias.copy_(torch.from_numpy(b[0]))
+                after.running_mean.zero_()
+                after.running_var.fill_(1.0 - after.eps)
+                pairs.append(SimpleNamespace(conv=module, bn=after))
+            elif b:
+                module.bias.copy_(torch.from_numpy(b[0]))
+    return pairs
+
+
+def plain_images(n: int, kind: str, seed: int = 424_242) -> np.ndarray:
+    """Training-like inputs of the small networks: cards' corner patches (``index``) or windows
+    round the cards (``corners``)."""
+    from datasets.art import all_packs  # noqa: PLC0415
+    from datasets.scenes import render_scene  # noqa: PLC0415
+
+    from .corners import cut_window  # noqa: PLC0415
+    from .index import corner_patches  # noqa: PLC0415
+
+    packs, out, i = all_packs(), [], 0
+    while len(out) < n:
+        scene = render_scene(seed + i, packs)
+        i += 1
+        for card in scene.labelled():
+            out += corner_patches(scene.image, card.quad) if kind == "index" else [cut_window(scene.image, card.quad)]
+    return np.stack(out[:n]).transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+
+
+def recover_plain(onnx_path: Path, out: Path, samples: int = 256) -> Path:
+    """Write the state dict of the small network ``onnx_path`` was exported from (the index
+    reader where its metadata names classes, else the corner fit), for ``--init``."""
     import torch  # noqa: PLC0415
 
+    _, meta = onnx_weights(onnx_path)
+    if "names" in meta:
+        from .train_index import index_net  # noqa: PLC0415
+
+        net, kind = index_net(len(ast.literal_eval(meta["names"]))), "index"
+    else:
+        from .train_corners import corner_net  # noqa: PLC0415
+
+        net, kind = corner_net(), "corners"
+    calibrate(net, load_plain(net, plain_layers(onnx_path)), plain_images(samples, kind))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.save(net.state_dict(), out)
+    return out
+
+
+def recover(onnx_path: Path, out: Path, samples: int = 128) -> Path:
+    """Write an Ultralytics checkpoint that computes what ``onnx_path`` computes (a state dict
+    for the small plain networks, which Ultralytics did not train)."""
+    import torch  # noqa: PLC0415
+
+    if "task" not in onnx_weights(onnx_path)[1]:
+        return recover_plain(onnx_path, out, samples)
     weights, meta = onnx_weights(onnx_path)
     model, task, size = build_model(meta)
     convs = load_fused(model, weights)
