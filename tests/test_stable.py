@@ -190,3 +190,39 @@ def test_a_card_named_by_a_re_read_is_named_with_its_outline_so_one_thrown_onto_
     sides = [None] * 14 + [_showing(0.9)] * 8  # the 7h's sides show round the 8h
     laid = [e for _, e in feed(Stabilizer(), frames, sides=sides) if not isinstance(e, CardGone)]
     assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", "6h"), ("8h", None)]
+
+
+def _carried(card, start, step, frames):
+    """A card moved ``step`` px a frame from the box at ``start``, read all the way."""
+    x, y = start
+    return [R(card, box=(x + k * step, y, x + k * step + 60, y + 90)) for k in range(frames)]
+
+
+def test_a_card_read_on_its_way_onto_a_named_card_and_lost_as_it_lands_is_a_new_card():
+    """On a pile the thrown card is read while it is carried in, lost as it lands on the last card,
+    and that spot's reads turn to it: however exactly it covers the last card, a new play."""
+    way = _carried("7h", (-60, 100), 20, 5)  # comes in from the left, last seen at x 20-80
+    frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("6h")]] * 3 + [[R("7h")]] * 8
+    laid = [e for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+    assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", None)]
+
+
+def test_a_card_carried_in_and_lost_from_view_long_before_the_spot_is_read_anew_is_no_evidence():
+    way = _carried("7h", (-60, 100), 20, 5)
+    frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("6h")]] * 100 + [[R("7h")]] * 8
+    laid = [e for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+    assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", "6h")]
+
+
+def test_a_card_read_as_another_carried_in_or_one_carried_elsewhere_leaves_a_re_read_a_re_read():
+    for way in (_carried("8h", (-60, 100), 20, 5), _carried("7h", (-660, 700), 20, 5)):
+        frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("6h")]] * 3 + [[R("7h")]] * 8
+        laid = [e for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+        assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", "6h")]
+
+
+def test_a_card_already_lying_still_elsewhere_before_the_spot_is_read_anew_is_no_evidence():
+    still = [R("7h", box=(20, 100, 80, 190))] * 5
+    frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in still] + [[R("6h")]] * 3 + [[R("7h")]] * 8
+    laid = [e for _, e in feed(Stabilizer(min_hits=6), frames) if not isinstance(e, CardGone)]
+    assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", "6h")]

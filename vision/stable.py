@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field, replace
 from itertools import takewhile
+from math import hypot
 from typing import Callable, Iterable, Protocol
 
 from .geometry import box_cover, box_iou, quad_iou
@@ -68,6 +69,7 @@ class Track:
     tops: deque = field(default_factory=deque)  # recent (best read, confidence), to notice a card replaced
     unbroken: bool = True  # seen without a real gap since decided: a change of reads is then a re-read
     named_box: tuple[float, float, float, float] | None = None  # where it lay when its card was named
+    named_at: float | None = None
     corners: list = field(default_factory=list)  # the last read's outline, where the reader gives one
     named_corners: list = field(default_factory=list)
     cut: bool = False  # the last read's card runs off the picture
@@ -82,7 +84,7 @@ class Stabilizer:
     def __init__(self, window: int = 6, min_hits: int = 4, min_conf: float = 0.5, min_support: float = 0.7,
                  match_iou: float = 0.3, gone_after: int = 8, still_iou: float = 0.8, gap_frames: int = 3,
                  match_cover: float = 0.8, sure_conf: float = 0.7, same_outline: float = 0.6,
-                 edge_hits: int = 12, still_shown: float = 0.5) -> None:
+                 edge_hits: int = 12, still_shown: float = 0.5, carried_for: float = 3.0) -> None:
         self.window, self.min_hits, self.min_conf = window, min_hits, min_conf
         self.min_support, self.match_iou, self.gone_after = min_support, match_iou, gone_after
         self.match_cover = match_cover  # a box within a track's box is that card, partly covered
@@ -94,6 +96,8 @@ class Stabilizer:
         self.still_shown = still_shown  # a card whose free sides show this much still lies there
         self.same_outline = same_outline  # a re-read lies at least this much (IoU) where the card was named
         self.gap_frames = gap_frames  # missing this long, a card may have been taken away and another laid
+        self.carried_for = carried_for  # a card carried in explains a spot read anew this long after it was first seen
+        self._carried: deque[Carried] = deque(maxlen=32)  # cards lost from view while carried in, unnamed
         # A card is named once all the votes its track has had, times the card's share of the
         # possible ones, weigh as much as ``min_hits`` reads this sure; it is renamed by ``window``
         # reads this sure on average, or by three times as many timid ones.
@@ -160,6 +164,8 @@ class Stabilizer:
     def _decide(self, track: Track, t: float, impossible) -> list:
         if track.missing >= self.gone_after:
             self.tracks.remove(track)
+            if track.card is None and _moved(track, self.still_iou):
+                self._carried.append(Carried(track.tops[-1][0], track.box, track.first_seen))
             return [CardGone(track.id, track.card, t)] if track.card else []
         if track.card is not None:
             return self._replaced(track, t, impossible)
@@ -173,6 +179,7 @@ class Stabilizer:
         if options[0][0] / possible * total < self.min_hits * self.sure_conf:
             return []  # the card was seen only timidly so far (a hand still half over it): wait
         track.card, track.named_box, track.named_corners = options[0][1], track.box, track.corners
+        track.named_at = t
         return [CardLaid(track.id, track.card, track.box, t, options[0][0] / possible, track.first_seen)]
 
     def _still(self, track: Track) -> bool:
@@ -199,7 +206,8 @@ class Stabilizer:
         fresh.boxes = deque(track.boxes)
         fresh.corners, fresh.cut = track.corners, track.cut  # this frame's read: where the new card is named
         self.tracks.append(fresh)
-        was = track.card if track.unbroken and self._where_named(track) else None
+        reread = track.unbroken and self._where_named(track) and not self._carried_in(track, new, t)
+        was = track.card if reread else None
         laid = [replace(e, replaces=was) if isinstance(e, CardLaid) else e for e in self._decide(fresh, t, impossible)]
         return [gone] + laid
 
@@ -215,6 +223,17 @@ class Stabilizer:
             return not self._still_under(track)
         return track.named_box is not None and box_iou(track.named_box, track.box) >= self.same_outline
 
+    def _carried_in(self, track: Track, new: str, t: float) -> bool:
+        """A card read as ``new`` was carried in after the card here was named, moving, and was lost
+        from view near here: it was thrown onto that card (a re-read has no such card coming). On the
+        virtual table's pile the thrown card is read on its way and lost as it lands; the spot's reads
+        turn to it some frames later, however exactly it covers the last card."""
+        near = 1.5 * _diagonal(track.box)
+        coming = [Carried(o.tops[-1][0], o.box, o.first_seen) for o in self.tracks
+                  if o.card is None and o.missing and o.tops and _moved(o, self.still_iou)]
+        return any(c.card == new and c.first_seen >= (track.named_at or t) and _apart(c.box, track.box) <= near
+                   and t - c.first_seen <= self.carried_for for c in list(self._carried) + coming)
+
     def _still_under(self, track: Track) -> bool:
         """The card named here still shows its sides round the card now read here: one was thrown onto it."""
         if self._sides is None:
@@ -222,6 +241,26 @@ class Stabilizer:
         in_view = [r.corners for r in self._reads if len(getattr(r, "corners", None) or []) == 4]
         shown = self._sides(track.named_corners, in_view)
         return shown is not None and shown >= self.still_shown
+
+
+@dataclass(frozen=True)
+class Carried:
+    card: str  # what it was last read as
+    box: tuple[float, float, float, float]  # where it was last seen
+    first_seen: float
+
+
+def _moved(track: Track, still_iou: float) -> bool:
+    return len(track.boxes) >= 2 and box_iou(track.boxes[0], track.boxes[-1]) < still_iou
+
+
+def _diagonal(box) -> float:
+    return hypot(box[2] - box[0], box[3] - box[1])
+
+
+def _apart(a, b) -> float:
+    """Distance between the boxes' centres."""
+    return hypot(a[0] + a[2] - b[0] - b[2], a[1] + a[3] - b[1] - b[3]) / 2
 
 
 def _push(q: deque, item, size: int) -> None:
