@@ -111,15 +111,17 @@ def test_a_small_network_recovered_from_its_shipped_onnx_computes_what_the_onnx_
     import onnxruntime as ort
     import torch
 
-    from vision.recover import recover, plain_images
+    from vision import corners
+    from vision import index as index_stage
     from vision.recognize import MODELS
+    from vision.recover import recover, scene_images
     from vision.train_corners import corner_net
     from vision.train_index import index_net
 
     index = model == "card-index.onnx"
     net = index_net(37) if index else corner_net()
     net.load_state_dict(torch.load(recover(MODELS / model, tmp_path / "state.pt", samples=32)))
-    x = plain_images(6, "index" if index else "corners", seed=5)
+    x = scene_images(6, index_stage.SIZE if index else corners.SIZE, "index" if index else "corners", seed=5)
     session = ort.InferenceSession(str(MODELS / model), providers=["CPUExecutionProvider"])
     want = session.run(None, {session.get_inputs()[0].name: x})[0]
     with torch.no_grad():

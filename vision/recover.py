@@ -114,11 +114,15 @@ def calibrate(model, convs: list, images: np.ndarray) -> None:
 
 
 def scene_images(n: int, size: int, task: str, seed: int = 424_242) -> np.ndarray:
-    """Training-like inputs: generated scenes letterboxed (detector) or card crops (classifier)."""
+    """Training-like inputs: generated scenes letterboxed (detector, ``obb``), card crops
+    (classifier), the cards' corner patches (``index``) or windows round them (``corners``); the
+    last two come in their networks' own size."""
     from datasets.art import all_packs  # noqa: PLC0415
     from datasets.scenes import render_scene  # noqa: PLC0415
 
+    from .corners import cut_window  # noqa: PLC0415
     from .geometry import rectify  # noqa: PLC0415
+    from .index import corner_patches  # noqa: PLC0415
     from .recognize import letterbox  # noqa: PLC0415
 
     packs, out = all_packs(), []
@@ -128,18 +132,21 @@ def scene_images(n: int, size: int, task: str, seed: int = 424_242) -> np.ndarra
         i += 1
         if task == "obb":
             out.append(letterbox(scene.image, size)[0])
+        elif task == "index":
+            out += [p for c in scene.labelled() for p in corner_patches(scene.image, c.quad)]
+        elif task == "corners":
+            out += [cut_window(scene.image, c.quad) for c in scene.labelled()]
         else:
             out += [rectify(scene.image, c.quad, (size, size)) for c in scene.labelled()]
     return np.stack(out[:n]).transpose(0, 3, 1, 2).astype(np.float32) / 255.0
 
 
-def plain_layers(path: Path) -> list[list[np.ndarray]]:
-    """The weights of each Conv and Gemm node of an exported plain network, in the graph's order
-    (the names torch gives fused convolutions say nothing of the module they came from)."""
-    import onnx  # noqa: PLC0415
+def plain_layers(model) -> list[list[np.ndarray]]:
+    """The weights of each Conv and Gemm node of an exported plain network (an ``onnx`` model), in
+    the graph's order (the names torch gives fused convolutions say nothing of the module they came
+    from)."""
     from onnx import numpy_helper  # noqa: PLC0415
 
-    model = onnx.load(str(path))
     inits = {t.name: numpy_helper.to_array(t).copy() for t in model.graph.initializer}
     return [[inits[i] for i in node.input[1:] if i in inits] for node in model.graph.node
             if node.op_type in ("Conv", "Gemm")]
@@ -154,16 +161,18 @@ def load_plain(net, layers: list[list[np.ndarray]]) -> list:
     from torch import nn  # noqa: PLC0415
 
     modules = [m for m in net.modules() if isinstance(m, (nn.Conv2d, nn.BatchNorm2d, nn.Linear))]
-    weighted = [m for m in modules if not isinstance(m, nn.BatchNorm2d)]
-    if len(weighted) != len(layers):
-        raise ValueError(f"the ONNX has {len(layers)} weighted layers, the network {len(weighted)}")
-    pairs = []
+    weighted = sum(not isinstance(m, nn.BatchNorm2d) for m in modules)
+    if weighted != len(layers):
+        raise ValueError(f"the ONNX has {len(layers)} weighted layers, the network {weighted}")
+    pairs, fused = [], iter(layers)
     with torch.no_grad():
-        for module, (w, *b) in zip(weighted, layers):
+        for module, after in zip(modules, modules[1:] + [None]):
+            if isinstance(module, nn.BatchNorm2d):
+                continue
+            w, *b = next(fused)
             if tuple(module.weight.shape) != w.shape:
                 raise ValueError(f"a layer of shape {w.shape} in the ONNX, {tuple(module.weight.shape)} in the network")
             module.weight.copy_(torch.from_numpy(w))
-            after = modules[modules.index(module) + 1] if module is not modules[-1] else None
             if isinstance(after, nn.BatchNorm2d):
                 after.weight.fill_(1.0)
                 after.bias.copy_(torch.from_numpy(b[0]))
@@ -175,39 +184,25 @@ def load_plain(net, layers: list[list[np.ndarray]]) -> list:
     return pairs
 
 
-def plain_images(n: int, kind: str, seed: int = 424_242) -> np.ndarray:
-    """Training-like inputs of the small networks: cards' corner patches (``index``) or windows
-    round the cards (``corners``)."""
-    from datasets.art import all_packs  # noqa: PLC0415
-    from datasets.scenes import render_scene  # noqa: PLC0415
-
-    from .corners import cut_window  # noqa: PLC0415
-    from .index import corner_patches  # noqa: PLC0415
-
-    packs, out, i = all_packs(), [], 0
-    while len(out) < n:
-        scene = render_scene(seed + i, packs)
-        i += 1
-        for card in scene.labelled():
-            out += corner_patches(scene.image, card.quad) if kind == "index" else [cut_window(scene.image, card.quad)]
-    return np.stack(out[:n]).transpose(0, 3, 1, 2).astype(np.float32) / 255.0
-
-
 def recover_plain(onnx_path: Path, out: Path, samples: int = 256) -> Path:
     """Write the state dict of the small network ``onnx_path`` was exported from (the index
     reader where its metadata names classes, else the corner fit), for ``--init``."""
+    import onnx  # noqa: PLC0415
     import torch  # noqa: PLC0415
 
-    _, meta = onnx_weights(onnx_path)
+    from . import corners, index  # noqa: PLC0415
+
+    model = onnx.load(str(onnx_path))
+    meta = {p.key: p.value for p in model.metadata_props}
     if "names" in meta:
         from .train_index import index_net  # noqa: PLC0415
 
-        net, kind = index_net(len(ast.literal_eval(meta["names"]))), "index"
+        net, kind, size = index_net(len(ast.literal_eval(meta["names"]))), "index", index.SIZE
     else:
         from .train_corners import corner_net  # noqa: PLC0415
 
-        net, kind = corner_net(), "corners"
-    calibrate(net, load_plain(net, plain_layers(onnx_path)), plain_images(samples, kind))
+        net, kind, size = corner_net(), "corners", corners.SIZE
+    calibrate(net, load_plain(net, plain_layers(model)), scene_images(samples, size, kind))
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), out)
     return out
@@ -218,9 +213,9 @@ def recover(onnx_path: Path, out: Path, samples: int = 128) -> Path:
     for the small plain networks, which Ultralytics did not train)."""
     import torch  # noqa: PLC0415
 
-    if "task" not in onnx_weights(onnx_path)[1]:
-        return recover_plain(onnx_path, out, samples)
     weights, meta = onnx_weights(onnx_path)
+    if "task" not in meta:
+        return recover_plain(onnx_path, out, samples)
     model, task, size = build_model(meta)
     convs = load_fused(model, weights)
     calibrate(model, convs, scene_images(samples, size, task))
