@@ -64,6 +64,13 @@ def test_an_impossible_read_falls_back_to_the_next_likely_card():
     assert [e.card for _, e in ev] == ["As"]
 
 
+def test_a_card_in_view_found_again_is_not_named_after_its_one_stray_misread():
+    # a Kc already recorded is read by a track of its own again (its first track slid onto a card
+    # passing over it): its one misread as Qd is no new card
+    frames = [[R("Qd", alternatives=[("Kc", 0.3)])]] + [[R("Kc")]] * 10
+    assert feed(Stabilizer(), frames, impossible={"Kc"}) == []
+
+
 def test_a_card_sliding_in_over_the_pictures_edge_is_named_only_once_it_lies_still():
     # its box, clipped to the picture, grows a few pixels a frame: still enough over four frames
     sliding = [[R("8s", box=(160, 372 - 4 * i, 250, 480), cut=True)] for i in range(16)]

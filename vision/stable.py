@@ -12,7 +12,8 @@ decisions lean on sure reads: a card half under the hand that carries it in, or 
 reaching past it, is read timidly and often as another card, so timid reads take longer to name or
 rename a card. The decision is
 rules-aware: reads the referee calls impossible (a card already played, the upcard on the table)
-are skipped in favour of the next likely card, or the track waits.
+are skipped in favour of the next likely card, or the track waits (always, where that card was
+among few of the reads: the track is a card in view found again).
 """
 
 from __future__ import annotations
@@ -73,11 +74,16 @@ class Track:
     corners: list = field(default_factory=list)  # the last read's outline, where the reader gives one
     named_corners: list = field(default_factory=list)
     cut: bool = False  # the last read's card runs off the picture
+    reads: int = 0
+    mentions: dict[str, int] = field(default_factory=dict)  # reads naming the card first or next-best
 
     def vote(self, read: Read) -> None:
+        self.reads += 1
         self.votes[read.card] = self.votes.get(read.card, 0.0) + read.confidence
+        self.mentions[read.card] = self.mentions.get(read.card, 0) + 1
         for alt, p in read.alternatives:  # next-best reads count by half their probability
             self.votes[alt] = self.votes.get(alt, 0.0) + 0.5 * p * read.confidence
+            self.mentions[alt] = self.mentions.get(alt, 0) + 1
 
 
 class Stabilizer:
@@ -178,9 +184,19 @@ class Stabilizer:
             return []  # no possible card has a clear majority yet: wait
         if options[0][0] / possible * total < self.min_hits * self.sure_conf:
             return []  # the card was seen only timidly so far (a hand still half over it): wait
+        if self._stray(track, options[0][1], impossible):
+            return []
         track.card, track.named_box, track.named_corners = options[0][1], track.box, track.corners
         track.named_at = t
         return [CardLaid(track.id, track.card, track.box, t, options[0][0] / possible, track.first_seen)]
+
+    def _stray(self, track: Track, card: str, impossible) -> bool:
+        """The reads favour a card that cannot be new here, and ``card`` was among only a few of them:
+        a card already in view found again by a track of its own (its first track slid onto a card
+        passing over it), its rare misreads no new card. A card the reader mistakes for one already
+        played has itself among the next-best reads of most frames."""
+        top = max(track.votes, key=track.votes.__getitem__)
+        return top in impossible and 2 * track.mentions.get(card, 0) < track.reads
 
     def _still(self, track: Track) -> bool:
         n = self.edge_hits if track.cut else self.min_hits
