@@ -7,6 +7,8 @@ and at the table the outline the corner network (vision.corners) fitted to the b
 
 from __future__ import annotations
 
+from math import hypot
+
 import cv2
 import numpy as np
 
@@ -106,6 +108,15 @@ def box_cover(a: tuple[float, float, float, float], b: tuple[float, float, float
     """Share of the smaller box inside the other: 1.0 when the visible part of a half-covered
     card lies within the card's earlier box, although their IoU is low."""
     return max(box_within(a, b), box_within(b, a))
+
+
+def box_diagonal(a: tuple[float, float, float, float]) -> float:
+    return hypot(a[2] - a[0], a[3] - a[1])
+
+
+def box_apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """Distance between the boxes' centres."""
+    return hypot(a[0] + a[2] - b[0] - b[2], a[1] + a[3] - b[1] - b[3]) / 2
 
 
 Rect = tuple[tuple[float, float], tuple[float, float], float]  # OpenCV's rotated rect: centre, size, degrees

@@ -21,10 +21,9 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field, replace
 from itertools import takewhile
-from math import hypot
 from typing import Callable, Iterable, Protocol
 
-from .geometry import box_cover, box_iou, quad_iou
+from .geometry import box_apart, box_cover, box_diagonal, box_iou, quad_iou
 
 
 # Asks a frame: (a card's outline, the outlines in view) -> the share of its sides the picture shows
@@ -171,7 +170,7 @@ class Stabilizer:
         if track.missing >= self.gone_after:
             self.tracks.remove(track)
             if track.card is None and _moved(track, self.still_iou):
-                self._carried.append(Carried(track.tops[-1][0], track.box, track.first_seen))
+                self._carried.append(Carried.of(track))
             return [CardGone(track.id, track.card, t)] if track.card else []
         if track.card is not None:
             return self._replaced(track, t, impossible)
@@ -244,10 +243,10 @@ class Stabilizer:
         from view near here: it was thrown onto that card (a re-read has no such card coming). On the
         virtual table's pile the thrown card is read on its way and lost as it lands; the spot's reads
         turn to it some frames later, however exactly it covers the last card."""
-        near = 1.5 * _diagonal(track.box)
-        coming = [Carried(o.tops[-1][0], o.box, o.first_seen) for o in self.tracks
+        near = 1.5 * box_diagonal(track.box)
+        coming = [Carried.of(o) for o in self.tracks
                   if o.card is None and o.missing and o.tops and _moved(o, self.still_iou)]
-        return any(c.card == new and c.first_seen >= (track.named_at or t) and _apart(c.box, track.box) <= near
+        return any(c.card == new and c.first_seen >= (track.named_at or t) and box_apart(c.box, track.box) <= near
                    and t - c.first_seen <= self.carried_for for c in list(self._carried) + coming)
 
     def _still_under(self, track: Track) -> bool:
@@ -265,18 +264,13 @@ class Carried:
     box: tuple[float, float, float, float]  # where it was last seen
     first_seen: float
 
+    @classmethod
+    def of(cls, track: Track) -> Carried:
+        return cls(track.tops[-1][0], track.box, track.first_seen)
+
 
 def _moved(track: Track, still_iou: float) -> bool:
     return len(track.boxes) >= 2 and box_iou(track.boxes[0], track.boxes[-1]) < still_iou
-
-
-def _diagonal(box) -> float:
-    return hypot(box[2] - box[0], box[3] - box[1])
-
-
-def _apart(a, b) -> float:
-    """Distance between the boxes' centres."""
-    return hypot(a[0] + a[2] - b[0] - b[2], a[1] + a[3] - b[1] - b[3]) / 2
 
 
 def _push(q: deque, item, size: int) -> None:
