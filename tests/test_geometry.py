@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.geometry import box_cover, box_iou, box_under, crosswise, order_quad, rect_within, rectify
+from vision.geometry import box_cover, box_iou, box_under, crosswise, elongation, order_quad, rect_within, rectify, sideways
 
 
 def rect(cx, cy, w, h, deg):
@@ -67,3 +67,16 @@ def test_a_box_under_several_others_is_the_share_their_union_covers():
     assert box_under(box, [(0, 0, 5, 10), (5, 0, 10, 5)]) == pytest.approx(0.75)
     assert box_under(box, [(0, 0, 5, 10), (0, 0, 5, 10)]) == pytest.approx(0.5)  # the union, not the sum
     assert box_under(box, []) == 0.0
+
+
+@pytest.mark.parametrize("deg", [0, 30, 90, 145])
+def test_how_much_longer_than_wide_an_outline_is_does_not_depend_on_how_it_lies(deg):
+    assert elongation(rect(200, 150, 60, 90, deg)) == pytest.approx(1.5, rel=1e-3)
+    assert elongation(rect(200, 150, 90, 60, deg)) == pytest.approx(1.5, rel=1e-3)
+
+
+def test_an_outline_turned_sideways_starts_with_a_long_side_and_stays_clockwise():
+    q = sideways(rect(200, 150, 60, 90, 20))
+    assert np.linalg.norm(q[1] - q[0]) == pytest.approx(90, rel=1e-3)
+    signed = sum(q[i, 0] * q[(i + 1) % 4, 1] - q[(i + 1) % 4, 0] * q[i, 1] for i in range(4))
+    assert signed > 0  # never mirrored

@@ -228,6 +228,22 @@ def test_a_card_read_as_another_carried_in_or_one_carried_elsewhere_leaves_a_re_
         assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", "6h")]
 
 
+def test_a_card_thrown_fast_and_lost_from_view_short_of_the_spot_it_was_heading_for_is_a_new_card():
+    """A card thrown fast blurs and is lost a step or two short of where it lands (seed 8 of the
+    pile hands: a Jh lost 184 px from the 8h it landed on, beyond the 177 px of near)."""
+    way = _carried("7h", (-220, 100), 30, 5)  # last seen at x -100 to -40, 200 px short, coming 30 px a frame
+    frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("6h")]] * 3 + [[R("7h")]] * 8
+    laid = [e for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+    assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", None)]
+
+
+def test_a_card_lost_from_view_as_far_off_going_away_from_the_spot_is_no_evidence():
+    way = _carried("7h", (20, 100), -30, 5)  # last seen at x -100 to -40 too, going the other way
+    frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("6h")]] * 3 + [[R("7h")]] * 8
+    laid = [e for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+    assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", "6h")]
+
+
 def test_a_card_already_lying_still_elsewhere_before_the_spot_is_read_anew_is_no_evidence():
     still = [R("7h", box=(20, 100, 80, 190))] * 5
     frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in still] + [[R("6h")]] * 3 + [[R("7h")]] * 8

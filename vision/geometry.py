@@ -40,10 +40,26 @@ def obb_corners(cx: float, cy: float, w: float, h: float, angle_rad: float) -> n
     return cv2.boxPoints(((cx, cy), (w, h), np.degrees(angle_rad))).astype(np.float32)
 
 
-def rectify(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H)) -> np.ndarray:
-    """An upright crop of the card at ``quad`` (any corner order)."""
+def sideways(quad: np.ndarray) -> np.ndarray:
+    """:func:`order_quad`'s outline the other way round: its long sides as the card's ends. A card
+    tilted away from the camera along its length is seen shorter than wide, and this is its order."""
+    return np.roll(order_quad(quad), -1, axis=0)
+
+
+def elongation(quad: np.ndarray) -> float:
+    """How many times longer the outline's long sides are than its ends, as the picture shows it
+    (a card head-on about 1.5; seen at a slant, anything down to 1)."""
+    q = order_quad(quad)
+    sides = [float(np.linalg.norm(q[(i + 1) % 4] - q[i])) for i in range(4)]
+    return (sides[1] + sides[3]) / max(sides[0] + sides[2], 1e-9)
+
+
+def rectify(image: np.ndarray, quad: np.ndarray, size: tuple[int, int] = (CROP_W, CROP_H),
+            ordered: bool = False) -> np.ndarray:
+    """An upright crop of the card at ``quad`` (any corner order, unless ``ordered``: then its
+    corners are the crop's, clockwise from the top left)."""
     w, h = size
-    src = order_quad(quad)
+    src = np.asarray(quad, np.float32) if ordered else order_quad(quad)
     dst = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], dtype=np.float32)
     m = cv2.getPerspectiveTransform(src, dst)
     return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
@@ -114,9 +130,8 @@ def box_diagonal(a: tuple[float, float, float, float]) -> float:
     return hypot(a[2] - a[0], a[3] - a[1])
 
 
-def box_apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    """Distance between the boxes' centres."""
-    return hypot(a[0] + a[2] - b[0] - b[2], a[1] + a[3] - b[1] - b[3]) / 2
+def box_centre(a: tuple[float, float, float, float]) -> tuple[float, float]:
+    return (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
 
 
 Rect = tuple[tuple[float, float], tuple[float, float], float]  # OpenCV's rotated rect: centre, size, degrees

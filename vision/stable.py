@@ -21,9 +21,12 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field, replace
 from itertools import takewhile
+from math import hypot
 from typing import Callable, Iterable, Protocol
 
-from .geometry import box_apart, box_cover, box_diagonal, box_iou, quad_iou
+from .geometry import box_centre, box_cover, box_diagonal, box_iou, quad_iou
+
+CARRIED_AHEAD = 2.0  # a card lost while carried in counts as near where its last step would take it in this many more
 
 
 # Asks a frame: (a card's outline, the outlines in view) -> the share of its sides the picture shows
@@ -246,7 +249,7 @@ class Stabilizer:
         near = 1.5 * box_diagonal(track.box)
         coming = [Carried.of(o) for o in self.tracks
                   if o.card is None and o.missing and o.tops and _moved(o, self.still_iou)]
-        return any(c.card == new and c.first_seen >= (track.named_at or t) and box_apart(c.box, track.box) <= near
+        return any(c.card == new and c.first_seen >= (track.named_at or t) and c.apart(track.box) <= near
                    and t - c.first_seen <= self.carried_for for c in list(self._carried) + coming)
 
     def _still_under(self, track: Track) -> bool:
@@ -263,10 +266,24 @@ class Carried:
     card: str  # what it was last read as
     box: tuple[float, float, float, float]  # where it was last seen
     first_seen: float
+    step: tuple[float, float] = (0.0, 0.0)  # how far it moved between its last two reads
 
     @classmethod
     def of(cls, track: Track) -> Carried:
-        return cls(track.tops[-1][0], track.box, track.first_seen)
+        step = (0.0, 0.0)
+        if len(track.boxes) >= 2:
+            (a, b), (c, d) = box_centre(track.boxes[-2]), box_centre(track.boxes[-1])
+            step = (c - a, d - b)
+        return cls(track.tops[-1][0], track.box, track.first_seen, step)
+
+    def apart(self, box: tuple[float, float, float, float]) -> float:
+        """How near ``box`` the card came or was heading: a card thrown fast is lost from view (blurred)
+        short of where it lands, so the way it was going counts for CARRIED_AHEAD more of its steps."""
+        (x, y), (px, py) = box_centre(self.box), box_centre(box)
+        dx, dy = self.step
+        length = dx * dx + dy * dy
+        k = 0.0 if length == 0 else min(max(((px - x) * dx + (py - y) * dy) / length, 0.0), CARRIED_AHEAD)
+        return hypot(px - x - k * dx, py - y - k * dy)
 
 
 def _moved(track: Track, still_iou: float) -> bool:
