@@ -291,9 +291,9 @@ class Recognizer:
     def read_cards(self, rgb: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
         """Class probabilities of the cards whose outlines are ``quads``; an outline shorter than
         SIDEWAYS_BELOW times its width, read less surely than INDEX_UNSURE, is read the other way
-        round too, and the surer read is kept,
-        unless the first is `back`: a card's back looks the same either way, so a face read on it
-        sideways is a stretched guess (the real photos' stacks of backs and lids of jars)."""
+        round too, and the surer read is kept, unless the first is `back`: a card's back looks the
+        same either way, so a face read on it sideways is a stretched guess (the real photos' stacks
+        of backs and lids of jars)."""
         ordered = [order_quad(q) for q in quads]
         probs = self._read_ordered(rgb, ordered)
         doubtful = [i for i, (q, p) in enumerate(zip(ordered, probs))
