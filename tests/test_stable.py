@@ -249,3 +249,30 @@ def test_a_card_already_lying_still_elsewhere_before_the_spot_is_read_anew_is_no
     frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in still] + [[R("6h")]] * 3 + [[R("7h")]] * 8
     laid = [e for _, e in feed(Stabilizer(min_hits=6), frames) if not isinstance(e, CardGone)]
     assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", "6h")]
+
+
+def test_a_card_thrown_onto_a_named_card_and_lost_as_it_lands_keeps_its_own_track():
+    """Found again a few frames after it was lost, the thrown card lies nearer the card under it than
+    the spot it was lost at; where its last step takes it, it is the same card (pile seed 13: a Kc
+    found on an 8d took over the 8d's track, the 8d was recorded twice)."""
+    way = _carried("Kc", (-70, 100), 20, 5)  # last seen at x 10 to 70, coming 20 px a frame
+    landed = R("Kc", 0.55, box=(70, 100, 130, 190))  # over the 8d's left half (IoU 0.33), timidly read
+    frames = [[R("8d")]] * 6 + [[R("8d"), w] for w in way] + [[R("8d")]] * 2 + [[landed]] + [[R("8d"), landed]] * 10
+    events = [(type(e).__name__, e.card, getattr(e, "replaces", None)) for _, e in feed(Stabilizer(), frames)]
+    assert events == [("CardLaid", "8d", None), ("CardLaid", "Kc", None)]
+
+
+def test_a_card_seen_coming_and_then_read_timidly_where_it_landed_is_played_after_window_reads():
+    """Thrown onto cards much like it, a card is read at 0.6-0.65 where it lands; seen coming, six
+    such reads are enough (pile seed 3: an 8h on a 9h was read so 17 times, 18 were needed)."""
+    way = _carried("8h", (-60, 100), 20, 5)
+    frames = [[R("9h")]] * 6 + [[R("9h"), w] for w in way] + [[R("9h")]] * 3 + [[R("8h", 0.63)]] * 8
+    laid = [(i, e.card, e.replaces) for i, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+    assert laid == [(3, "9h", None), (19, "8h", None)]
+
+
+def test_a_card_read_timidly_as_one_seen_coming_elsewhere_keeps_its_name():
+    way = _carried("8h", (-660, 700), 20, 5)  # carried in far from the 9h
+    frames = [[R("9h")]] * 6 + [[R("9h"), w] for w in way] + [[R("9h")]] * 3 + [[R("8h", 0.63)]] * 8
+    laid = [e.card for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+    assert laid == ["9h"]
