@@ -167,9 +167,10 @@ class Stabilizer:
         A card being carried is matched where its last step takes it as well as where it was last
         seen, the card seen there first where both fit: a card thrown onto another is often lost for
         a few frames as it lands and found again nearer the card under it than the spot it was lost
-        at (pile seed 13: a Kc took over the 8d's track). A hand over part of a card shrinks its box below the IoU threshold while the box stays
-        within the card's: such a pair still matches (after every IoU match), so the visible
-        part's misreads vote on the card instead of starting a phantom card of their own."""
+        at (pile seed 13: a Kc took over the 8d's track). A hand over part of a card shrinks its box
+        below the IoU threshold while the box stays within the card's: such a pair still matches
+        (after every IoU match), so the visible part's misreads vote on the card instead of starting
+        a phantom card of their own."""
         boxes = {tr.id: tr.box for tr in self.tracks}
         ahead = {tr.id: tr.ahead() for tr in self.tracks}
         pairs = sorted(((max(box_iou(tr.box, r.box), AHEAD_TRUST * box_iou(ahead[tr.id], r.box)), tr.id, i)
@@ -237,9 +238,11 @@ class Stabilizer:
         if new == track.card or new in impossible:
             return []
         run = [conf for _, conf in takewhile(lambda top: top[0] == new, reversed(track.tops))]  # newest first
-        sure = len(run) >= self.window and sum(run[:self.window]) >= self.window * self.sure_conf
-        enough = sure or len(run) >= 3 * self.window
-        if not enough and not (len(run) >= self.window and self._carried_in(track, new, t)):
+        if len(run) < self.window:
+            return []
+        sure = sum(run[:self.window]) >= self.window * self.sure_conf
+        coming = self._carried_in(track, new, t)  # thrown here: a new card, not this one read better
+        if not (sure or coming or len(run) >= 3 * self.window):
             return []
         gone = CardGone(track.id, track.card, t)
         self.tracks.remove(track)
@@ -250,7 +253,7 @@ class Stabilizer:
         fresh.boxes = deque(track.boxes)
         fresh.corners, fresh.cut = track.corners, track.cut  # this frame's read: where the new card is named
         self.tracks.append(fresh)
-        reread = track.unbroken and self._where_named(track) and not self._carried_in(track, new, t)
+        reread = track.unbroken and not coming and self._where_named(track)
         was = track.card if reread else None
         laid = [replace(e, replaces=was) if isinstance(e, CardLaid) else e for e in self._decide(fresh, t, impossible)]
         return [gone] + laid
