@@ -66,7 +66,8 @@ def recognizer_from(args: argparse.Namespace, **extra):
     """The recognizer the options of :func:`model_options` ask for (the benchmarks take them too)."""
     from vision.recognize import Recognizer
 
-    return Recognizer(args.detector, args.classifier, conf=args.conf, second_look=args.second_look,
+    return Recognizer(args.detector, args.classifier, conf=args.conf, iou=args.nms_iou, same_read=args.same_read,
+                      second_look=args.second_look,
                       cross_cover=args.cross_cover, views=args.views, corners=args.corners,
                       corner_passes=args.corner_passes, index=args.index,
                       snap_edges=args.snap_edges, floor=args.floor, read_sure=args.read_sure, **extra)
@@ -149,7 +150,7 @@ def _by_views(table: dict[int, float]) -> str:
 def model_options(p: argparse.ArgumentParser, photos: bool = False) -> None:
     """The recognizer's options; for ``photos`` the detector looks twice by default (vision.views)."""
     from vision.recognize import (CLASSIFIER, CONF, CORNER_PASSES, CORNERS, CROSS_COVER, DETECTOR, FLOOR, INDEX,
-                                  PHOTO_VIEWS, READ_SURE, SECOND_LOOK, VIEWS)
+                                  NMS_IOU, PHOTO_VIEWS, READ_SURE, SAME_READ, SECOND_LOOK, VIEWS)
 
     p.add_argument("--detector", type=Path, default=DETECTOR)
     p.add_argument("--classifier", type=Path, default=CLASSIFIER)
@@ -177,6 +178,11 @@ def model_options(p: argparse.ArgumentParser, photos: bool = False) -> None:
     p.add_argument("--second-look", type=float, default=SECOND_LOOK, metavar="P",
                    help="a card read with a best class less probable than P is read again with its "
                         "other end up and the two averaged (0: never)")
+    p.add_argument("--nms-iou", type=float, default=None, metavar="IOU",
+                   help=f"rotated NMS keeps a box meeting a bolder one at less than IOU (default: {_by_views(NMS_IOU)})")
+    p.add_argument("--same-read", type=float, default=SAME_READ, metavar="IOU",
+                   help="two fitted outlines read as the same card and meeting at IOU or more are one card "
+                        "(above 1: never; default %(default)s)")
     p.add_argument("--cross-cover", type=float, default=CROSS_COVER, metavar="S",
                    help="a box lying crosswise to a better-read one with this share of it inside that one's "
                         "box is dropped (above 1: never)")
