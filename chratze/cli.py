@@ -179,7 +179,8 @@ def model_options(p: argparse.ArgumentParser, photos: bool = False) -> None:
                    help="a card read with a best class less probable than P is read again with its "
                         "other end up and the two averaged (0: never)")
     p.add_argument("--nms-iou", type=float, default=None, metavar="IOU",
-                   help=f"rotated NMS keeps a box meeting a bolder one at less than IOU (default: {_by_views(NMS_IOU)})")
+                   help="rotated NMS keeps a box meeting a bolder one at less than IOU "
+                        f"(default: {_by_views(NMS_IOU)})")
     p.add_argument("--same-read", type=float, default=SAME_READ, metavar="IOU",
                    help="two fitted outlines read as the same card and meeting at IOU or more are one card "
                         "(above 1: never; default %(default)s)")

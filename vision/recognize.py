@@ -395,8 +395,8 @@ def one_per_outline(found: list[Detection], iou: float, same_read: float = 1.0) 
     the same card, and a pack has each card once."""
     kept: list[Detection] = []
     for d in sorted(found, key=lambda d: -d.confidence):
-        if all(quad_iou(np.float32(d.corners), np.float32(k.corners)) < (min(iou, same_read) if d.card == k.card else iou)
-               for k in kept):
+        outline, twin = np.float32(d.corners), min(iou, same_read)
+        if all(quad_iou(outline, np.float32(k.corners)) < (twin if k.card == d.card else iou) for k in kept):
             kept.append(d)
     return kept
 
