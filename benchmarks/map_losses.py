@@ -25,9 +25,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chratze.cli import model_options, recognizer_from  # noqa: E402
-from vision.evaluate import detection_map, generated_scenes, greedy_match, quad_iou  # noqa: E402
+from vision.evaluate import MAP_IOUS, detection_map, generated_scenes, greedy_match, quad_iou  # noqa: E402
 
-THRESHOLDS = np.arange(0.5, 0.96, 0.05)
 HIDDEN = 0.5  # a corner whose patch shows less than this share counts as hidden
 FIXES = {"as found": (), "no false boxes": ("boxes",), "names right": ("names",),
          "hidden corners true": ("hidden",), "shown corners true": ("shown",),
@@ -39,11 +38,15 @@ def aligned(outline: np.ndarray, truth: np.ndarray) -> int:
     return min(range(4), key=lambda s: float(np.abs(np.roll(truth, s, axis=0) - outline).sum()))
 
 
-def mended(preds: list, cards: list, fixes: tuple[str, ...]) -> list:
-    """A picture's predictions [(outline, confidence, card)] with the errors ``fixes`` names taken
-    from the truth ``cards`` (datasets.scenes.PlacedCard)."""
+def matches(preds: list, cards: list) -> dict[int, int]:
+    """Prediction index -> index of the card it found, matched as ``eval-detector`` matches."""
     pairs = greedy_match([(q, c) for q, c, _ in preds], [(c.quad, c.code) for c in cards], quad_iou, 0.5)
-    matched = {k: j for k, j, _ in pairs}
+    return {k: j for k, j, _ in pairs}
+
+
+def mended(preds: list, cards: list, matched: dict[int, int], fixes: tuple[str, ...]) -> list:
+    """A picture's predictions [(outline, confidence, card)] with the errors ``fixes`` names taken
+    from the truth ``cards`` (datasets.scenes.PlacedCard) they were ``matched`` to."""
     out = []
     for k, (outline, conf, name) in enumerate(preds):
         if k not in matched:
@@ -71,16 +74,16 @@ def main(argv: list[str] | None = None) -> None:
     for scene in generated_scenes(args.scenes):
         cards = scene.labelled()
         preds = [(np.float32(d.corners), d.confidence, d.card) for d in rec(scene.image)]
-        truths = [(c.quad, c.code) for c in cards]
+        truths, matched = [(c.quad, c.code) for c in cards], matches(preds, cards)
         for name, fixes in FIXES.items():
-            frames[name].append((mended(preds, cards, fixes), truths))
+            frames[name].append((mended(preds, cards, matched, fixes), truths))
         hidden += sum(min(c.corners_shown) < HIDDEN for c in cards)
         total += len(cards)
     print(f"{args.scenes} scenes, {total} cards, {hidden} with a corner hidden; AP at IoU "
-          + " ".join(f"{t:.2f}" for t in THRESHOLDS))
+          + " ".join(f"{t:.2f}" for t in MAP_IOUS))
     for name, got in frames.items():
-        aps = detection_map(got, THRESHOLDS)
-        print(f"{name:20s} mAP50 {aps[THRESHOLDS[0]]:.3f}  mAP50-95 {np.mean(list(aps.values())):.3f}  "
+        aps = detection_map(got, MAP_IOUS)
+        print(f"{name:20s} mAP50 {aps[MAP_IOUS[0]]:.3f}  mAP50-95 {np.mean(list(aps.values())):.3f}  "
               + " ".join(f"{v:.3f}" for v in aps.values()))
 
 

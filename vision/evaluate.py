@@ -23,6 +23,7 @@ from .recognize import Detection, read_image
 RANK_OF_NAME = {"six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "T", "jack": "J",
                 "queen": "Q", "king": "K", "ace": "A"}
 EVAL_SEED = 987_654  # far from the training seeds
+MAP_IOUS = np.arange(0.5, 0.96, 0.05)  # mAP50-95: AP averaged over these IoU thresholds
 
 
 def greedy_match(preds: list, gts: list, iou: Callable, thr: float) -> list[tuple[int, int, float]]:
@@ -135,7 +136,7 @@ def evaluate_generated(recognizer: Callable[[np.ndarray], list[Detection]], scen
         n_gt += len(gts)
         hits += len(pairs)
         right += sum(preds[i][2] == gts[j][1] for i, j, _ in pairs)
-    maps = detection_map(frames, np.arange(0.5, 0.96, 0.05))
+    maps = detection_map(frames, MAP_IOUS)
     return Report(scenes, n_gt, n_pred, hits / max(n_gt, 1), hits / max(n_pred, 1), right / max(hits, 1),
                   maps[0.5], float(np.mean(list(maps.values()))))
 
