@@ -38,13 +38,43 @@ def _yolo():
 
     offline.settings_offline()
     torch_utils.NUM_THREADS = max(torch_utils.NUM_THREADS, 2)
+    _results_without_polars()
     return YOLO
+
+
+def _results_without_polars() -> None:
+    """Ultralytics' trainer needs polars only to read its own ``results.csv`` back into each
+    checkpoint. The lent GPU machines lack it, and its wheel (54 MB) does not fit what travels
+    there (docs/gpu-round.md), so where it is missing the csv module reads the file instead."""
+    try:
+        import polars  # noqa: F401, PLC0415
+    except ImportError:
+        from ultralytics.engine.trainer import BaseTrainer  # noqa: PLC0415
+
+        BaseTrainer.read_results_csv = read_results_csv
+
+
+def read_results_csv(trainer) -> dict[str, list]:
+    """What ``BaseTrainer.read_results_csv`` gives (each column as a list), read with the csv module."""
+    import csv  # noqa: PLC0415
+
+    try:
+        with open(trainer.csv, newline="") as f:
+            rows = list(csv.DictReader(f))
+    except OSError:
+        return {}
+    return {k: [_number(r[k]) for r in rows] for k in (rows[0] if rows else {})}
+
+
+def _number(text: str) -> int | float:
+    return int(text) if text.strip().lstrip("-").isdigit() else float(text)
 
 
 def train_stage(cfg: StageConfig, data: str, project: Path, name: str, device: str = "cpu",
                 epochs: int | None = None, imgsz: int | None = None, fraction: float = 1.0,
-                plots: bool = True, init: Path | None = None) -> Path:
-    """Train one stage (from scratch, or fine-tuning ``init``); returns the best ``.pt``."""
+                plots: bool = True, init: Path | None = None, overrides: dict | None = None) -> Path:
+    """Train one stage (from scratch, or fine-tuning ``init``); returns the best ``.pt``.
+    ``overrides`` (Ultralytics arguments) come last: a GPU round's batch, workers and time."""
     YOLO = _yolo()
     model = YOLO(str(init) if init else cfg.model_yaml)
     args = dict(data=data, epochs=epochs or cfg.epochs, imgsz=imgsz or cfg.imgsz, batch=cfg.batch,
@@ -53,7 +83,7 @@ def train_stage(cfg: StageConfig, data: str, project: Path, name: str, device: s
                 fraction=fraction, **NO_MIRROR, **(cfg.extra or {}))
     if init:  # fine-tuning: the weights are already trained, so a short warm-up and a gentler rate
         args.update(warmup_epochs=0.5, lr0=args.get("lr0", 0.01) / 2)
-    model.train(**args)
+    model.train(**(args | (overrides or {})))
     return Path(model.trainer.best)
 
 

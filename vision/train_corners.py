@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -86,7 +87,7 @@ def batches(windows: np.ndarray, corners: np.ndarray, size: int, rng: np.random.
         yield x, torch.from_numpy(corners[idx])
 
 
-def evaluate(net, windows: np.ndarray, corners: np.ndarray) -> dict[str, float]:
+def evaluate(net, windows: np.ndarray, corners: np.ndarray, device: str = "cpu") -> dict[str, float]:
     """Mean corner error (window pixels) and mean outline IoU with the truth, against the box's."""
     import torch  # noqa: PLC0415
 
@@ -94,7 +95,7 @@ def evaluate(net, windows: np.ndarray, corners: np.ndarray) -> dict[str, float]:
 
     net.eval()
     with torch.no_grad():
-        pred = np.concatenate([net(x).numpy() for x, _ in batches(windows, corners, 256, None)])
+        pred = np.concatenate([net(x.to(device)).cpu().numpy() for x, _ in batches(windows, corners, 256, None)])
     err = np.linalg.norm(pred - corners, axis=2).mean() * SIZE
     iou = np.mean([quad_iou(p, t) for p, t in zip(pred, corners)])
     box = np.mean([quad_iou(BASE, t) for t in corners])
@@ -102,9 +103,13 @@ def evaluate(net, windows: np.ndarray, corners: np.ndarray) -> dict[str, float]:
 
 
 def train(data: Path | list[Path], epochs: int = 12, batch: int = 128, lr: float = 3e-3, seed: int = 0,
-          init: Path | None = None, val: Path | None = None, log=print):
+          init: Path | None = None, val: Path | None = None, log=print, device: str = "cpu",
+          minutes: float | None = None):
     """Train on the pairs in ``data`` (one file or several), validating on ``val`` (default: the
-    first file's ``-val.npz``, where there is one); returns the network."""
+    first file's ``-val.npz``, where there is one); returns the network (on the CPU). With
+    ``minutes``, fewer epochs are run where the first ones show that ``epochs`` would not fit, the
+    rate's schedule shrunk to end with them (as Ultralytics' ``time`` does): a leased GPU machine
+    runs a command for ten minutes at most (docs/gpu-round.md)."""
     import torch  # noqa: PLC0415
 
     from datasets.corner_crops import val_path  # noqa: PLC0415
@@ -119,28 +124,62 @@ def train(data: Path | list[Path], epochs: int = 12, batch: int = 128, lr: float
     val = np.load(val) if val.is_file() else None
     net = corner_net()
     if init:
-        net.load_state_dict(torch.load(init))
+        net.load_state_dict(torch.load(init, map_location="cpu"))
+    device = torch_device(device)
+    net.to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    steps = epochs * ((len(windows) + batch - 1) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.1)
+    per_epoch = (len(windows) + batch - 1) // batch
+    sched = one_cycle(opt, lr, epochs * per_epoch)
     loss_fn = torch.nn.SmoothL1Loss(beta=1.0 / SIZE)
-    for epoch in range(epochs):
+    began, epoch = time.time(), 0
+    while epoch < epochs:
         net.train()
         start, total = time.time(), 0.0
         for x, y in batches(windows, corners, batch, rng):
             x, y = augment(x, y, rng)
-            loss = loss_fn(net(x), y)
+            loss = loss_fn(net(x.to(device)), y.to(device))
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
             total += loss.item() * len(x)
-        line = f"epoch {epoch + 1}/{epochs}  loss {total / len(windows):.5f}  {time.time() - start:.0f} s"
+        epoch += 1
+        line = f"epoch {epoch}/{epochs}  loss {total / len(windows):.5f}  {time.time() - start:.0f} s"
         if val is not None:
-            m = evaluate(net, val["windows"], val["corners"].astype(np.float32))
+            m = evaluate(net, val["windows"], val["corners"].astype(np.float32), device)
             line += f"  val corner error {m['corner_px']:.2f} px, IoU {m['iou']:.3f} (box {m['box_iou']:.3f})"
         log(line)
-    return net
+        if minutes is not None:
+            fit = epochs_that_fit(epoch, time.time() - began, minutes * 60)
+            if fit < epochs:
+                log(f"{fit} epochs of {epochs} fit in {minutes:g} min")
+                epochs = fit
+                if epoch < epochs:  # more to go, on a schedule that ends with them
+                    sched = one_cycle(opt, lr, epochs * per_epoch, done=epoch * per_epoch)
+    return net.cpu()
+
+
+def torch_device(name: str) -> str:
+    """A GPU named as Ultralytics names it (``0``) as PyTorch names it (``cuda:0``)."""
+    first = name.split(",")[0].strip()
+    return f"cuda:{first}" if first.isdigit() else name
+
+
+def epochs_that_fit(done: int, seconds: float, budget: float) -> int:
+    """How many epochs in all fit ``budget`` seconds, ``done`` of them having taken ``seconds``."""
+    return max(done, int(budget / (seconds / done)))
+
+
+def one_cycle(opt, lr: float, steps: int, done: int = 0):
+    """The one-cycle schedule over ``steps`` steps, already ``done`` of them along."""
+    import torch  # noqa: PLC0415
+
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=max(steps, 1), pct_start=0.1)
+    with warnings.catch_warnings():  # stepping the schedule alone, to catch up, is meant here
+        warnings.simplefilter("ignore", UserWarning)
+        for _ in range(min(done, steps - 1)):
+            sched.step()
+    return sched
 
 
 def export(net, out: Path) -> Path:
