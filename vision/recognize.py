@@ -394,8 +394,9 @@ def one_per_outline(found: list[Detection], iou: float, same_read: float = 1.0) 
     never laid). A box along part of a card is fitted short of the whole card's outline, but reads
     the same card, and a pack has each card once."""
     kept: list[Detection] = []
+    twin = min(iou, same_read)
     for d in sorted(found, key=lambda d: -d.confidence):
-        outline, twin = np.float32(d.corners), min(iou, same_read)
+        outline = np.float32(d.corners)
         if all(quad_iou(outline, np.float32(k.corners)) < (twin if k.card == d.card else iou) for k in kept):
             kept.append(d)
     return kept

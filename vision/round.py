@@ -21,8 +21,9 @@ import shutil
 import time
 from pathlib import Path
 
-from datasets.art import parse_groups
+from datasets.art import DEFAULT_GROUPS, parse_groups
 from datasets.detector_crops import render_options
+from datasets.scenes import SceneOptions
 
 WORK, OUT = Path("runs/round"), Path("runs/round/out")
 # AdamW at 2e-3, as the CPU fine-tunes ran: Ultralytics' "auto" chose it for their few steps, but would
@@ -32,17 +33,16 @@ GPU_BATCH = 256  # 320 px images: a few GB on the GPU; the loaders, not the GPU,
 
 
 def data(work: Path, scenes: int, seed: int = 101, workers: int | None = None,
-         groups: tuple[str, ...] = ("swiss", "drawn"), layouts: tuple[float, ...] | None = None) -> Path:
+         groups: tuple[str, ...] = DEFAULT_GROUPS, layouts: tuple[float, ...] = SceneOptions.layouts) -> Path:
     """The detector's scenes (no classifier crops), built once: a later call finds them."""
     from datasets.build import build  # noqa: PLC0415
-    from datasets.scenes import SceneOptions  # noqa: PLC0415
 
     yaml = work / "data" / "detect" / "data.yaml"
     if yaml.is_file():
         print(f"{yaml} is there already: not built again")
         return yaml
     return build(work / "data", train=scenes, val=max(scenes // 20, 2), seed=seed, workers=workers,
-                 crops_per_card=0, groups=groups, layouts=layouts or SceneOptions.layouts)
+                 crops_per_card=0, groups=groups, layouts=layouts)
 
 
 def start_from(latest: Path, shipped: Path, recovered: Path) -> Path:
@@ -84,12 +84,11 @@ def detector(work: Path, out: Path, minutes: float, device: str = "cpu", batch: 
 
 
 def corners(work: Path, out: Path, minutes: float | None, scenes: int, device: str = "cpu", seed: int = 140,
-            workers: int | None = None, groups: tuple[str, ...] = ("swiss", "drawn"),
-            layouts: tuple[float, ...] | None = None, epochs: int = 30, lr: float = 1.5e-3) -> Path:
+            workers: int | None = None, groups: tuple[str, ...] = DEFAULT_GROUPS,
+            layouts: tuple[float, ...] = SceneOptions.layouts, epochs: int = 30, lr: float = 1.5e-3) -> Path:
     """Windows round the boxes of this round's detector (the shipped one where no round trained
     one), then the corner network fine-tuned on them for ``minutes``; returns its ONNX file."""
     from datasets.corner_crops import build, val_path  # noqa: PLC0415
-    from datasets.scenes import SceneOptions  # noqa: PLC0415
 
     from .recognize import MODELS  # noqa: PLC0415
     from .train_corners import export, save_state, train  # noqa: PLC0415
@@ -97,7 +96,6 @@ def corners(work: Path, out: Path, minutes: float | None, scenes: int, device: s
     found = work / "card-detector.onnx"
     boxes = found if found.is_file() else MODELS / "card-detector.onnx"
     pairs = work / "corners" / f"pairs-{seed}.npz"
-    layouts = layouts or SceneOptions.layouts
     began = time.time()
     if not pairs.is_file():  # written last, so a step cut short builds both again
         build(val_path(pairs), max(scenes // 20, 2), boxes, seed, "val", 0, 1, workers, groups, layouts=layouts)
