@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/classifier_crops.py --scenes 200
 	$(BIN)/python benchmarks/per_card_errors.py --scenes 200
 	$(BIN)/python benchmarks/map_losses.py --scenes 200
+	$(BIN)/python benchmarks/plane_completion.py --scenes 200
 	$(BIN)/python benchmarks/false_boxes.py
 	$(BIN)/python benchmarks/stacking.py --scenes 400
 	$(BIN)/python benchmarks/live_table.py --hands 20

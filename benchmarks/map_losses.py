@@ -63,6 +63,14 @@ def mended(preds: list, cards: list, matched: dict[int, int], fixes: tuple[str, 
     return out
 
 
+def print_rows(frames: dict[str, list], width: int = 20) -> None:
+    """Each row's mAP50, mAP50-95 and AP at every IoU threshold, from its frames [(predictions, truths)]."""
+    for name, got in frames.items():
+        aps = detection_map(got, MAP_IOUS)
+        print(f"{name:{width}s} mAP50 {aps[MAP_IOUS[0]]:.3f}  mAP50-95 {np.mean(list(aps.values())):.3f}  "
+              + " ".join(f"{v:.3f}" for v in aps.values()))
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=200)
@@ -81,10 +89,7 @@ def main(argv: list[str] | None = None) -> None:
         total += len(cards)
     print(f"{args.scenes} scenes, {total} cards, {hidden} with a corner hidden; AP at IoU "
           + " ".join(f"{t:.2f}" for t in MAP_IOUS))
-    for name, got in frames.items():
-        aps = detection_map(got, MAP_IOUS)
-        print(f"{name:20s} mAP50 {aps[MAP_IOUS[0]]:.3f}  mAP50-95 {np.mean(list(aps.values())):.3f}  "
-              + " ".join(f"{v:.3f}" for v in aps.values()))
+    print_rows(frames)
 
 
 if __name__ == "__main__":

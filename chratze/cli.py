@@ -70,7 +70,7 @@ def recognizer_from(args: argparse.Namespace, **extra):
                       second_look=args.second_look,
                       cross_cover=args.cross_cover, views=args.views, corners=args.corners,
                       corner_passes=args.corner_passes, index=args.index,
-                      snap_edges=args.snap_edges, floor=args.floor, read_sure=args.read_sure, **extra)
+                      snap_edges=args.snap_edges, plane=args.plane, floor=args.floor, read_sure=args.read_sure, **extra)
 
 
 def _detect(args: argparse.Namespace) -> int:
@@ -162,6 +162,9 @@ def model_options(p: argparse.ArgumentParser, photos: bool = False) -> None:
     p.add_argument("--snap-edges", action=argparse.BooleanOptionalAction, default=None,
                    help="move each fitted side onto the card's edge where the picture shows it (vision.edges; "
                         "default: with two views, as for photos)")
+    p.add_argument("--plane", action=argparse.BooleanOptionalAction, default=None,
+                   help="move the hidden corners of covered cards to where the table's plane puts them, the size "
+                        "of the others (vision.plane; default: with two views, as for photos)")
     p.add_argument("--index", type=_model_or_none, default=INDEX,
                    help="the index network that reads each card again from its four corners (vision.index); "
                         "'none': the classifier alone (default %(default)s)")

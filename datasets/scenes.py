@@ -33,6 +33,7 @@ class PlacedCard:
 class Scene:
     image: np.ndarray  # RGB uint8
     cards: list[PlacedCard] = field(default_factory=list)
+    camera: np.ndarray | None = None  # table plane (1 = a card's height) -> picture: what studies of the plane compare with
 
     def labelled(self, min_visible: float = 0.35) -> list[PlacedCard]:
         """Face-up cards visible enough to name."""
@@ -332,7 +333,7 @@ def render_scene(seed: int, packs: dict[str, dict[str, np.ndarray]], opts: Scene
         card.visible = visible_fraction(ids, k, card.quad)
         card.corners_shown = tuple(shown_within(ids, k, patch) for patch in corner_outlines(card.quad))
     img = camera_effects(light(img, rng), rng)
-    return Scene(img, placed)
+    return Scene(img, placed, hom)
 
 
 def choose_pack(rng: np.random.Generator, packs: dict[str, dict[str, np.ndarray]]) -> str:

@@ -10,7 +10,7 @@ outline as its part in view.
 
 Why it matters: a card under another shows a strip, and that strip is what a person points at (the
 real photos' labels box it so). The whole outline stays the card's ``corners``, which its read needs.
-The constants were chosen on generated scenes, whose stacking order is known (model card, "Which card
+The constants were chosen on generated scenes, whose stacking order is known (docs/model-history.md, "Which card
 lies on top").
 
 The same edges answer the live table's question whether a card still lies where it was named

@@ -13,7 +13,8 @@ multiplies that into the classifier's read (:mod:`vision.index`): a card mostly 
 its index, not much else.
 A photo is looked at twice by the detector, as it is and turned a quarter (:mod:`vision.views`).
 Where found cards overlap, the edges the picture shows tell which lies on which, and each card's
-part in view is boxed too (:mod:`vision.layers`).
+part in view is boxed too (:mod:`vision.layers`). In a photo, a covered card's hidden corners are then
+put where the table's plane says, the size of the other cards (:mod:`vision.plane`).
 A box the classifier names ``back`` (a face-down card: the stock beside the upcard, a card laid
 blind) is no card in view and is left out, rather than guessed as the face it most resembles.
 """
@@ -31,6 +32,7 @@ from . import corners as corner_stage
 from . import edges as edge_stage
 from . import index as index_stage
 from . import layers
+from . import plane as plane_stage
 from .geometry import (CROP_H, CROP_W, Rect, box_iou, crosswise, elongation, order_quad, quad_iou, rect_within, rectify,
                        sideways)
 from .views import CANDIDATE, fuse, turn, unturn
@@ -45,7 +47,7 @@ SECOND_LOOK = 0.9  # a best class less probable than this gets a second look (se
 # nearly on one another (a trick pile, a fan) had the box of the one on top suppressed by the one under
 # it at 0.5; two boxes of one card are fitted to one outline and taken for one card after the fit
 # (one_per_outline). Photos, 0.5 -> 0.7 (with SAME_READ): generated recall 0.949 -> 0.964, per card
-# 0.974 -> 0.984, mAP50-95 0.842 -> 0.859 (model card, "Cards lying on one another"). Camera frames keep
+# 0.974 -> 0.984, mAP50-95 0.842 -> 0.859 (docs/model-history.md, "Cards lying on one another"). Camera frames keep
 # 0.5: on the live table's pile the strip of a covered card, boxed at 0.7, was read as a card never laid.
 NMS_IOU = {1: 0.5, 2: 0.7}
 # Two outlines read as the same card and meeting at this IoU or more are one card (a pack has each card
@@ -60,7 +62,7 @@ CONF = {1: 0.35, 2: 0.35}  # detector score threshold by views: with two, a box 
 # A box scoring less, down to FLOOR, is a card too where the classifier reads it as one at READ_SURE or
 # more: the classifier vouches for a card the detector was unsure of. Photos only: with two views, threshold
 # 0.25 alone (until v11) against 0.35 with boxes from 0.15 read surely, generated recall 0.936 -> 0.947 at the
-# same precision (0.892), real recall 0.932 -> 0.939 with precision 0.857 -> 0.873 (model card, "A sure read
+# same precision (0.892), real recall 0.932 -> 0.939 with precision 0.857 -> 0.873 (docs/model-history.md, "A sure read
 # vouches for a box"). On camera frames it cost a sixth of the live table's frame rate for no hand gained.
 FLOOR = {2: 0.15}  # by views; where none is given, the threshold itself: no box under it is read
 READ_SURE = 0.8
@@ -71,7 +73,7 @@ INDEX_UNSURE = 0.999
 # An outline less than this many times longer than wide may be a card tilted away along its length, seen
 # wider than long (a card is about 1.5 times longer than wide): unless read at INDEX_UNSURE or more, it is
 # read the other way round too and the surer read is kept. Read only the way the picture's long sides say,
-# 12 of the 18 misread cards of the 200 evaluation scenes were cut sideways (model card, "A card seen wider
+# 12 of the 18 misread cards of the 200 evaluation scenes were cut sideways (docs/model-history.md, "A card seen wider
 # than long"); sure reads left alone, the same cards came out right with a third of the second reads.
 SIDEWAYS_BELOW = 1.4
 CORNER_PASSES = 2  # the corner network looks again around the corners it found (vision.corners)
@@ -182,7 +184,8 @@ class Recognizer:
                  second_look: float = SECOND_LOOK, cross_cover: float = CROSS_COVER, views: int = VIEWS,
                  corners: Path | None = CORNERS, corner_passes: int = CORNER_PASSES,
                  index: Path | None = INDEX, snap_edges: bool | None = None,
-                 floor: float | None = None, read_sure: float = READ_SURE, same_read: float = SAME_READ) -> None:
+                 floor: float | None = None, read_sure: float = READ_SURE, same_read: float = SAME_READ,
+                 plane: bool | None = None) -> None:
         if views not in CONF:
             raise ValueError(f"views must be 1 or 2, not {views}")
         self.det = _session(Path(detector), threads)
@@ -195,6 +198,10 @@ class Recognizer:
         self.snap_edges = views == PHOTO_VIEWS if snap_edges is None else snap_edges
         self.index = _index_session(Path(index), threads) if index else None  # None: the classifier alone
         self.index_names = _names(self.index) if self.index is not None else []
+        # Covered cards completed to the size of the others in the table's plane (vision.plane): each card's
+        # corners read once more and a camera fitted, about 20 ms a photo; the live table decides nothing by
+        # where a covered card ends (None: photos only, as views).
+        self.plane = views == PHOTO_VIEWS if plane is None else plane
         self.det_size = int(self.det.get_inputs()[0].shape[2])
         self.cls_size = int(self.cls.get_inputs()[0].shape[2])
         self.cls_batch = not isinstance(self.cls.get_inputs()[0].shape[0], int)  # exported with a dynamic batch
@@ -365,7 +372,26 @@ class Recognizer:
         self._cache = cache if self.reuse_frames else []
         if self.corners is not None:  # fitted, two boxes may have become one outline
             found = one_per_outline(found, corner_stage.SAME_CARD, self.same_read)
-        return self.stack(rgb, across_surer(found, self.cross_cover))
+        return self.complete(rgb, self.stack(rgb, across_surer(found, self.cross_cover)))
+
+    def complete(self, rgb: np.ndarray, found: list[Detection]) -> list[Detection]:
+        """The cards with their hidden corners, those whose patches the index network sees no card
+        in, where the table's plane puts them (:mod:`vision.plane`); needs the corner fit and the index
+        network. Which card lies on which, and the part of a covered card in view, stay as the fitted
+        outlines showed them: what is moved lies out of sight (on the real photos, 2 cards' parts in
+        view of 527 were lost when they were worked out from the completed outlines)."""
+        if self.corners is None or self.index is None or not (self.plane and found):
+            return found
+        h, w = rgb.shape[:2]
+        outlines = [np.float32(d.corners) for d in found]
+        none = self.read_corners(rgb, outlines)[..., self.index_names.index(index_stage.NONE)]
+        done = plane_stage.complete(outlines, plane_stage.hidden_corners(outlines, none), (w, h))
+        for d, outline in zip(found, done):
+            d.corners = [(float(a), float(b)) for a, b in outline]
+            whole = d.visible == d.box
+            d.box, d.cut = frame_box(outline, w, h), cut_by_edge(outline, w, h)
+            d.visible = d.box if whole else d.visible
+        return found
 
     def stack(self, rgb: np.ndarray, found: list[Detection]) -> list[Detection]:
         """Each card's part in view: its outline less those of the cards the picture shows lying on

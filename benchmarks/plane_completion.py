@@ -1,0 +1,107 @@
+"""Covered cards completed from the table's plane (``vision.plane``): what each part of it wins,
+against what it could.
+
+    python benchmarks/plane_completion.py [--scenes 200] [--views 2] [--detector …] [--corners …]
+
+The recognizer runs without the stage (``--no-plane``); each row then completes the found outlines
+its way. Scenes, matching and mAP as ``chratze eval-detector``. Rows:
+
+- ``as found``: without the stage; ``hidden corners true``: the truth put in for the corners whose
+  patch is less than half in view (the most any completion could win; ``benchmarks/map_losses.py``);
+- ``plane: camera true, size true``: the scene's own camera (``Scene.camera``) and card size, hidden
+  corners told by the truth: the most this completion can win;
+- ``plane: camera fitted`` / ``size fitted`` / ``both fitted``: each as ``vision.plane`` estimates it
+  from the found outlines, hidden corners still told by the truth;
+- ``plane: both fitted, hidden told by the layers``: a corner is hidden where it lies beyond the
+  picture's edge or in a card that ``vision.layers`` puts on top of its own (``Detection.under``);
+- ``plane: both fitted, hidden told by the index network``: the shipped stage (``eval-detector``'s
+  figure with two views).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.map_losses import HIDDEN, aligned, matches, print_rows  # noqa: E402
+from chratze.cli import model_options, recognizer_from  # noqa: E402
+from vision.evaluate import MAP_IOUS, generated_scenes  # noqa: E402
+from vision.index import NONE  # noqa: E402
+from vision.plane import card_size, fit_camera, hidden_corners, slid  # noqa: E402
+
+ROWS = ("as found", "hidden corners true", "plane: camera true, size true", "plane: camera fitted, size true",
+        "plane: camera true, size fitted", "plane: both fitted", "plane: both fitted, hidden told by the layers",
+        "plane: both fitted, hidden told by the index network")
+
+
+def under_others(dets: list, size: tuple[int, int], margin: float = 2.0) -> np.ndarray:
+    """Corners beyond the picture's edge or within ``margin`` px of a card lying on theirs."""
+    w, h = size
+    out = np.zeros((len(dets), 4), bool)
+    for i, d in enumerate(dets):
+        over = [np.float32(dets[j].corners).reshape(-1, 1, 2) for j in d.under]
+        for k, (x, y) in enumerate(d.corners):
+            out[i, k] = not (1 <= x <= w - 1 and 1 <= y <= h - 1) or any(
+                cv2.pointPolygonTest(o, (float(x), float(y)), True) >= -margin for o in over)
+    return out
+
+
+def true_size(cards: list, m: np.ndarray) -> tuple[float, float] | None:
+    """The size of the scene's own cards in the plane ``m`` maps to (every card, covered or not)."""
+    return card_size([c.quad for c in cards], np.zeros((len(cards), 4), bool), m)
+
+
+def completed(dets: list, scene, cards: list, matched: dict[int, int], row: str, none: np.ndarray) -> list[np.ndarray]:
+    """The found outlines of one picture as ``row`` completes them (``none``: the index network's
+    p(`none`) of each card's corner patches)."""
+    outlines = [np.float32(d.corners) for d in dets]
+    if row == "as found" or not dets:
+        return outlines
+    size = scene.image.shape[1::-1]
+    hidden = np.zeros((len(dets), 4), bool)
+    truth = {}
+    for k, j in matched.items():
+        roll = aligned(outlines[k], cards[j].quad)
+        hidden[k] = np.roll(np.asarray(cards[j].corners_shown) < HIDDEN, roll)
+        truth[k] = np.roll(cards[j].quad, roll, axis=0).astype(np.float32)
+    if row == "hidden corners true":
+        return [np.where(hidden[k][:, None], truth[k], q) if k in truth else q for k, q in enumerate(outlines)]
+    if row.endswith("by the layers"):
+        hidden = under_others(dets, size)
+    elif row.endswith("by the index network"):
+        hidden = hidden_corners(outlines, none)
+    m = np.linalg.inv(scene.camera) if "camera true" in row else fit_camera(np.array(outlines), hidden, size)
+    wanted = true_size(scene.cards, m) if "size true" in row else card_size(outlines, hidden, m)
+    if wanted is None:
+        return outlines
+    return [slid(q, hidden[k], m, wanted) for k, q in enumerate(outlines)]
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--scenes", type=int, default=200)
+    model_options(ap, photos=True)
+    args = ap.parse_args(argv)
+    args.plane = False  # each row completes the outlines its own way
+    rec = recognizer_from(args)
+    frames: dict[str, list] = {row: [] for row in ROWS}
+    for scene in generated_scenes(args.scenes):
+        cards, dets = scene.labelled(), rec(scene.image)
+        preds = [(np.float32(d.corners), d.confidence, d.card) for d in dets]
+        matched, truths = matches(preds, cards), [(c.quad, c.code) for c in cards]
+        none = rec.read_corners(scene.image, [p[0] for p in preds])[..., rec.index_names.index(NONE)] if dets else None
+        for row in ROWS:
+            outlines = completed(dets, scene, cards, matched, row, none)
+            frames[row].append(([(q, d.confidence, d.card) for q, d in zip(outlines, dets)], truths))
+    print(f"{args.scenes} scenes; AP at IoU " + " ".join(f"{t:.2f}" for t in MAP_IOUS))
+    print_rows(frames, 52)
+
+
+if __name__ == "__main__":
+    main()
