@@ -70,7 +70,8 @@ def recognizer_from(args: argparse.Namespace, **extra):
                       second_look=args.second_look,
                       cross_cover=args.cross_cover, views=args.views, corners=args.corners,
                       corner_passes=args.corner_passes, index=args.index,
-                      snap_edges=args.snap_edges, plane=args.plane, floor=args.floor, read_sure=args.read_sure, **extra)
+                      snap_edges=args.snap_edges, plane=args.plane, floor=args.floor, read_sure=args.read_sure,
+                      **extra)
 
 
 def _detect(args: argparse.Namespace) -> int:

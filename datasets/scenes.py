@@ -33,7 +33,7 @@ class PlacedCard:
 class Scene:
     image: np.ndarray  # RGB uint8
     cards: list[PlacedCard] = field(default_factory=list)
-    camera: np.ndarray | None = None  # table plane (1 = a card's height) -> picture: what studies of the plane compare with
+    camera: np.ndarray | None = None  # table plane (1 = a card's height) -> picture, for studies of the plane
 
     def labelled(self, min_visible: float = 0.35) -> list[PlacedCard]:
         """Face-up cards visible enough to name."""

@@ -47,8 +47,8 @@ SECOND_LOOK = 0.9  # a best class less probable than this gets a second look (se
 # nearly on one another (a trick pile, a fan) had the box of the one on top suppressed by the one under
 # it at 0.5; two boxes of one card are fitted to one outline and taken for one card after the fit
 # (one_per_outline). Photos, 0.5 -> 0.7 (with SAME_READ): generated recall 0.949 -> 0.964, per card
-# 0.974 -> 0.984, mAP50-95 0.842 -> 0.859 (docs/model-history.md, "Cards lying on one another"). Camera frames keep
-# 0.5: on the live table's pile the strip of a covered card, boxed at 0.7, was read as a card never laid.
+# 0.974 -> 0.984, mAP50-95 0.842 -> 0.859 (docs/model-history.md, "Cards lying on one another"). Camera
+# frames keep 0.5: on the live table's pile the strip of a covered card, boxed at 0.7, was read as a card never laid.
 NMS_IOU = {1: 0.5, 2: 0.7}
 # Two outlines read as the same card and meeting at this IoU or more are one card (a pack has each card
 # once): the boxes NMS_IOU lets through along part of a card, fitted to outlines short of one another.
@@ -62,8 +62,8 @@ CONF = {1: 0.35, 2: 0.35}  # detector score threshold by views: with two, a box 
 # A box scoring less, down to FLOOR, is a card too where the classifier reads it as one at READ_SURE or
 # more: the classifier vouches for a card the detector was unsure of. Photos only: with two views, threshold
 # 0.25 alone (until v11) against 0.35 with boxes from 0.15 read surely, generated recall 0.936 -> 0.947 at the
-# same precision (0.892), real recall 0.932 -> 0.939 with precision 0.857 -> 0.873 (docs/model-history.md, "A sure read
-# vouches for a box"). On camera frames it cost a sixth of the live table's frame rate for no hand gained.
+# same precision (0.892), real recall 0.932 -> 0.939 with precision 0.857 -> 0.873 (docs/model-history.md,
+# "A sure read vouches for a box"). On camera frames it cost a sixth of the live table's frame rate for no hand gained.
 FLOOR = {2: 0.15}  # by views; where none is given, the threshold itself: no box under it is read
 READ_SURE = 0.8
 # A card the classifier names at this probability or more is not read again from its corners: on the
@@ -73,8 +73,8 @@ INDEX_UNSURE = 0.999
 # An outline less than this many times longer than wide may be a card tilted away along its length, seen
 # wider than long (a card is about 1.5 times longer than wide): unless read at INDEX_UNSURE or more, it is
 # read the other way round too and the surer read is kept. Read only the way the picture's long sides say,
-# 12 of the 18 misread cards of the 200 evaluation scenes were cut sideways (docs/model-history.md, "A card seen wider
-# than long"); sure reads left alone, the same cards came out right with a third of the second reads.
+# 12 of the 18 misread cards of the 200 evaluation scenes were cut sideways (docs/model-history.md, "A card
+# seen wider than long"); sure reads left alone, the same cards came out right with a third of the second reads.
 SIDEWAYS_BELOW = 1.4
 CORNER_PASSES = 2  # the corner network looks again around the corners it found (vision.corners)
 BACK = "back"  # the classifier's class for a face-down card, and the key of each pack's back in datasets/
@@ -388,9 +388,9 @@ class Recognizer:
         done = plane_stage.complete(outlines, plane_stage.hidden_corners(outlines, none), (w, h))
         for d, outline in zip(found, done):
             d.corners = [(float(a), float(b)) for a, b in outline]
-            whole = d.visible == d.box
             d.box, d.cut = frame_box(outline, w, h), cut_by_edge(outline, w, h)
-            d.visible = d.box if whole else d.visible
+            if not d.under:  # no card on it: in view as a whole
+                d.visible = d.box
         return found
 
     def stack(self, rgb: np.ndarray, found: list[Detection]) -> list[Detection]:
