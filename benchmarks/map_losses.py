@@ -26,16 +26,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chratze.cli import model_options, recognizer_from  # noqa: E402
 from vision.evaluate import MAP_IOUS, detection_map, generated_scenes, greedy_match, quad_iou  # noqa: E402
+from vision.geometry import best_roll  # noqa: E402
 
 HIDDEN = 0.5  # a corner whose patch shows less than this share counts as hidden
 FIXES = {"as found": (), "no false boxes": ("boxes",), "names right": ("names",),
          "hidden corners true": ("hidden",), "shown corners true": ("shown",),
          "all of these": ("boxes", "names", "hidden", "shown")}
-
-
-def aligned(outline: np.ndarray, truth: np.ndarray) -> int:
-    """How far the truth's corners (the face's TL, TR, BR, BL) are rolled to lie on the outline's."""
-    return min(range(4), key=lambda s: float(np.abs(np.roll(truth, s, axis=0) - outline).sum()))
 
 
 def matches(preds: list, cards: list) -> dict[int, int]:
@@ -54,7 +50,7 @@ def mended(preds: list, cards: list, matched: dict[int, int], fixes: tuple[str, 
                 out.append((outline, conf, name))
             continue
         card = cards[matched[k]]
-        roll = aligned(outline, card.quad)
+        roll = best_roll(card.quad, outline)  # the truth lists the face's TL, TR, BR, BL
         truth = np.roll(card.quad, roll, axis=0).astype(np.float32)
         hidden = np.roll(np.asarray(card.corners_shown) < HIDDEN, roll)
         take = (hidden & ("hidden" in fixes)) | (~hidden & ("shown" in fixes))

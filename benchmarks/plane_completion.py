@@ -29,15 +29,23 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.map_losses import HIDDEN, aligned, matches, print_rows  # noqa: E402
+from benchmarks.map_losses import HIDDEN, matches, print_rows  # noqa: E402
 from chratze.cli import model_options, recognizer_from  # noqa: E402
 from vision.evaluate import MAP_IOUS, generated_scenes  # noqa: E402
+from vision.geometry import best_roll  # noqa: E402
 from vision.index import NONE  # noqa: E402
 from vision.plane import card_size, fit_camera, hidden_corners, slid  # noqa: E402
 
-ROWS = ("as found", "hidden corners true", "plane: camera true, size true", "plane: camera fitted, size true",
-        "plane: camera true, size fitted", "plane: both fitted", "plane: both fitted, hidden told by the layers",
-        "plane: both fitted, hidden told by the index network")
+# plane rows: name -> (camera, card size, which corners are hidden); "true" is the scene's own
+PLANE_ROWS = {
+    "plane: camera true, size true": ("true", "true", "truth"),
+    "plane: camera fitted, size true": ("fitted", "true", "truth"),
+    "plane: camera true, size fitted": ("true", "fitted", "truth"),
+    "plane: both fitted": ("fitted", "fitted", "truth"),
+    "plane: both fitted, hidden told by the layers": ("fitted", "fitted", "layers"),
+    "plane: both fitted, hidden told by the index network": ("fitted", "fitted", "index network"),
+}
+ROWS = ("as found", "hidden corners true", *PLANE_ROWS)
 
 
 def under_others(dets: list, size: tuple[int, int], margin: float = 2.0) -> np.ndarray:
@@ -57,30 +65,37 @@ def true_size(cards: list, m: np.ndarray) -> tuple[float, float] | None:
     return card_size([c.quad for c in cards], np.zeros((len(cards), 4), bool), m)
 
 
-def completed(dets: list, scene, cards: list, matched: dict[int, int], row: str, none: np.ndarray) -> list[np.ndarray]:
-    """The found outlines of one picture as ``row`` completes them (``none``: the index network's
-    p(`none`) of each card's corner patches)."""
-    outlines = [np.float32(d.corners) for d in dets]
-    if row == "as found" or not dets:
-        return outlines
-    size = scene.image.shape[1::-1]
-    hidden = np.zeros((len(dets), 4), bool)
-    truth = {}
+def truths_of(outlines: list[np.ndarray], cards: list, matched: dict[int, int]) -> tuple[np.ndarray, dict]:
+    """Per found outline, which corners the truth says are hidden, and the true outline listed
+    from the same corner (for the cards found)."""
+    hidden, truth = np.zeros((len(outlines), 4), bool), {}
     for k, j in matched.items():
-        roll = aligned(outlines[k], cards[j].quad)
+        roll = best_roll(cards[j].quad, outlines[k])
         hidden[k] = np.roll(np.asarray(cards[j].corners_shown) < HIDDEN, roll)
         truth[k] = np.roll(cards[j].quad, roll, axis=0).astype(np.float32)
-    if row == "hidden corners true":
-        return [np.where(hidden[k][:, None], truth[k], q) if k in truth else q for k, q in enumerate(outlines)]
-    if row.endswith("by the layers"):
-        hidden = under_others(dets, size)
-    elif row.endswith("by the index network"):
-        hidden = hidden_corners(outlines, none)
-    m = np.linalg.inv(scene.camera) if "camera true" in row else fit_camera(np.array(outlines), hidden, size)
-    wanted = true_size(scene.cards, m) if "size true" in row else card_size(outlines, hidden, m)
-    if wanted is None:
-        return outlines
-    return [slid(q, hidden[k], m, wanted) for k, q in enumerate(outlines)]
+    return hidden, truth
+
+
+def scene_rows(dets: list, scene, cards: list, matched: dict[int, int], none: np.ndarray) -> dict[str, list]:
+    """Every row's outlines of one picture's found cards (``none``: the index network's p(`none`)
+    of each card's corner patches). A camera is fitted once per way of telling hidden corners."""
+    outlines = [np.float32(d.corners) for d in dets]
+    if not dets:
+        return {row: outlines for row in ROWS}
+    size = scene.image.shape[1::-1]
+    hidden_true, truth = truths_of(outlines, cards, matched)
+    hidden = {"truth": hidden_true, "layers": under_others(dets, size), "index network": hidden_corners(outlines, none)}
+    out = {"as found": outlines,
+           "hidden corners true": [np.where(hidden_true[k][:, None], truth[k], q) if k in truth else q
+                                   for k, q in enumerate(outlines)]}
+    cameras = {("true", told): np.linalg.inv(scene.camera) for told in hidden}
+    for row, (camera, size_from, told) in PLANE_ROWS.items():
+        if (camera, told) not in cameras:
+            cameras[camera, told] = fit_camera(np.array(outlines), hidden[told], size)
+        m = cameras[camera, told]
+        wanted = true_size(scene.cards, m) if size_from == "true" else card_size(outlines, hidden[told], m)
+        out[row] = outlines if wanted is None else [slid(q, hidden[told][k], m, wanted) for k, q in enumerate(outlines)]
+    return out
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -96,8 +111,7 @@ def main(argv: list[str] | None = None) -> None:
         preds = [(np.float32(d.corners), d.confidence, d.card) for d in dets]
         matched, truths = matches(preds, cards), [(c.quad, c.code) for c in cards]
         none = rec.read_corners(scene.image, [p[0] for p in preds])[..., rec.index_names.index(NONE)] if dets else None
-        for row in ROWS:
-            outlines = completed(dets, scene, cards, matched, row, none)
+        for row, outlines in scene_rows(dets, scene, cards, matched, none).items():
             frames[row].append(([(q, d.confidence, d.card) for q, d in zip(outlines, dets)], truths))
     print(f"{args.scenes} scenes; AP at IoU " + " ".join(f"{t:.2f}" for t in MAP_IOUS))
     print_rows(frames, 52)

@@ -35,6 +35,12 @@ def order_quad(pts: np.ndarray) -> np.ndarray:
     return np.roll(cyc, -s, axis=0)
 
 
+def best_roll(quad: np.ndarray, onto: np.ndarray) -> int:
+    """How far ``quad``'s corners are rolled (``np.roll`` along its corners) to lie nearest ``onto``'s:
+    one card's outline listed from another corner."""
+    return min(range(4), key=lambda s: float(np.abs(np.roll(quad, s, axis=0) - onto).sum()))
+
+
 def obb_corners(cx: float, cy: float, w: float, h: float, angle_rad: float) -> np.ndarray:
     """Four corners of an oriented box (Ultralytics xywhr)."""
     return cv2.boxPoints(((cx, cy), (w, h), np.degrees(angle_rad))).astype(np.float32)
