@@ -1,8 +1,9 @@
 """Where generated-scene per-card accuracy is lost: found and read right, by how much of the card
-is in view and by how tightly its box fits (with the median IoU of the found cards' outlines and,
-for comparison, of the tightest rectangle round each true outline: a tilted card is no rectangle).
+is in view, by how tall it is in the picture and by how tightly its box fits (with the median IoU of
+the found cards' outlines and, for comparison, of the tightest rectangle round each true outline: a
+tilted card is no rectangle).
 
-    python benchmarks/per_card_errors.py [--scenes 200] [--truth-outline] [--detector …] [--corners …]
+    python benchmarks/per_card_errors.py [--scenes 200] [--seed N] [--truth-outline] [--detector …] [--corners …]
 
 The scenes are ``chratze eval-detector``'s (``vision.evaluate.generated_scenes``), matched the
 same way (oriented boxes, IoU >= 0.5, highest confidence first); "right" is over the found cards.
@@ -23,20 +24,28 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chratze.cli import model_options, recognizer_from  # noqa: E402
-from vision.evaluate import generated_scenes, greedy_match, quad_iou  # noqa: E402
+from vision.evaluate import EVAL_SEED, generated_scenes, greedy_match, quad_iou  # noqa: E402
 from vision.geometry import min_area_quad  # noqa: E402
 
 IN_VIEW = ((0.6, "in view < 60 %"), (0.9, "in view 60-90 %"), (float("inf"), "in view >= 90 %"))
 FIT = ((0.7, "box IoU 0.5-0.7"), (0.85, "box IoU 0.7-0.85"), (float("inf"), "box IoU >= 0.85"))
+TALL = ((60, "< 60 px tall"), (100, "60-100 px tall"), (float("inf"), ">= 100 px tall"))  # the card's long side
 
 
 def band(value: float, bands: tuple) -> str:
     return next(name for upper, name in bands if value < upper)
 
 
+def long_side(quad: np.ndarray) -> float:
+    """How long the card is in the picture: the mean of its two long sides, in pixels."""
+    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=EVAL_SEED, help="first scene's seed (another: held-out scenes)")
     ap.add_argument("--truth-outline", action="store_true", help="read found cards from their true outline")
     model_options(ap)
     args = ap.parse_args(argv)
@@ -44,7 +53,7 @@ def main(argv: list[str] | None = None) -> None:
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # cards, found, right
     confused: Counter = Counter()
     fits: dict[str, list[tuple[float, float]]] = defaultdict(list)  # (found outline IoU, best rectangle IoU)
-    for scene in generated_scenes(args.scenes):
+    for scene in generated_scenes(args.scenes, args.seed):
         cards = scene.labelled()
         dets = rec(scene.image)
         preds = [(np.array(d.corners, np.float32), d.confidence) for d in dets]
@@ -54,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
             probs = rec.read_cards(scene.image, [cards[j].quad for j in found])
             names = {j: rec.names[int(np.argmax(p))] for j, p in zip(found, probs)}
         for j, card in enumerate(cards):
-            keys = ["all", band(card.visible, IN_VIEW)]
+            keys = ["all", band(card.visible, IN_VIEW), band(long_side(card.quad), TALL)]
             if j in found:
                 keys.append(band(found[j][1], FIT))
                 fit = (found[j][1], quad_iou(min_area_quad(card.quad), card.quad))
@@ -67,7 +76,7 @@ def main(argv: list[str] | None = None) -> None:
                     fits[key].append(fit)
             if j in found and names[j] != card.code:
                 confused[(card.code, names[j])] += 1
-    for key in ["all"] + [name for _, name in IN_VIEW + FIT]:
+    for key in ["all"] + [name for _, name in IN_VIEW + TALL + FIT]:
         n, f, r = tally[key]
         if n:
             iou, rect = np.median(fits[key], axis=0) if fits[key] else (float("nan"),) * 2

@@ -1,7 +1,7 @@
 """Covered cards completed from the table's plane (``vision.plane``): what each part of it wins,
 against what it could.
 
-    python benchmarks/plane_completion.py [--scenes 200] [--views 2] [--detector …] [--corners …]
+    python benchmarks/plane_completion.py [--scenes 200] [--seed N] [--views 2] [--detector …] [--corners …]
 
 The recognizer runs without the stage (``--no-plane``); each row then completes the found outlines
 its way. Scenes, matching and mAP as ``chratze eval-detector``. Rows:
@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.map_losses import HIDDEN, matches, print_rows  # noqa: E402
 from chratze.cli import model_options, recognizer_from  # noqa: E402
-from vision.evaluate import MAP_IOUS, generated_scenes  # noqa: E402
+from vision.evaluate import EVAL_SEED, MAP_IOUS, generated_scenes  # noqa: E402
 from vision.geometry import best_roll  # noqa: E402
 from vision.index import NONE  # noqa: E402
 from vision.plane import card_size, fit_camera, hidden_corners, slid  # noqa: E402
@@ -101,12 +101,13 @@ def scene_rows(dets: list, scene, cards: list, matched: dict[int, int], none: np
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenes", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=EVAL_SEED, help="first scene's seed (another: held-out scenes)")
     model_options(ap, photos=True)
     args = ap.parse_args(argv)
     args.plane = False  # each row completes the outlines its own way
     rec = recognizer_from(args)
     frames: dict[str, list] = {row: [] for row in ROWS}
-    for scene in generated_scenes(args.scenes):
+    for scene in generated_scenes(args.scenes, args.seed):
         cards, dets = scene.labelled(), rec(scene.image)
         preds = [(np.float32(d.corners), d.confidence, d.card) for d in dets]
         matched, truths = matches(preds, cards), [(c.quad, c.code) for c in cards]

@@ -113,12 +113,14 @@ def _under(d, found) -> str:
 
 
 def _eval_detector(args: argparse.Namespace) -> int:
-    from vision.evaluate import classify_real_boxes, evaluate_generated, evaluate_real, real_photos
+    from vision.evaluate import EVAL_SEED, classify_real_boxes, evaluate_generated, evaluate_real, real_photos
 
     recognize = recognizer_from(args)
     if args.scenes:
-        rep = evaluate_generated(recognize, args.scenes, things_rate=args.things)
+        seed = EVAL_SEED if args.seed is None else args.seed
+        rep = evaluate_generated(recognize, args.scenes, seed, args.things)
         title = "generated validation scenes" + (f" (things over cards in {args.things:.0%})" if args.things else "")
+        title += f" from seed {seed}" if seed != EVAL_SEED else ""
         print("\n".join(rep.lines(title, "per-card accuracy")))
     real = Path(args.real) if args.real else real_photos()
     if real.is_dir():
@@ -217,6 +219,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("eval-detector", help="recall, precision, accuracy and mAP of the shipped model")
     p.add_argument("--scenes", type=int, default=200, help="generated validation scenes (0: skip)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="the first generated scene's seed (default: the scenes every model round was measured "
+                        "on; another seed gives held-out scenes no decision was tuned on)")
     p.add_argument("--things", type=float, default=0.0,
                    help="share of generated scenes with things over the cards (default 0: the scenes "
                         "every model round was measured on)")

@@ -3,7 +3,7 @@
 import cv2
 import numpy as np
 
-from vision.evaluate import Report, evaluate_real
+from vision.evaluate import Report, evaluate_real, interval
 from vision.recognize import Detection
 
 VOC = """<annotation>{}</annotation>"""
@@ -32,8 +32,20 @@ def test_a_card_found_alone_and_an_overlapped_card_missed_are_counted_apart(tmp_
 
 
 def test_a_report_on_generated_scenes_has_no_alone_or_overlapped_lines():
-    lines = Report(2, 5, 5, 1.0, 1.0, 0.8, 0.9, 0.7).lines("generated", "per-card accuracy")
+    lines = Report(2, 5, 5, 5, 4, 0.9, 0.7).lines("generated", "per-card accuracy")
     assert lines[-1] == "  mAP50-95           0.700" and not any("alone" in line for line in lines)
+
+
+def test_each_share_is_printed_with_its_counts_and_its_95_percent_interval():
+    line = Report(200, 520, 560, 513, 505).lines("generated", "per-card accuracy")[3]
+    assert line == "  per-card accuracy  0.984  (505/513; 95 % 0.970-0.992)"
+
+
+def test_the_interval_narrows_with_more_cards_and_stays_within_0_and_1():
+    assert interval(0, 10)[0] == 0.0 and interval(10, 10)[1] == 1.0
+    few, many = interval(95, 100), interval(950, 1000)
+    assert few[0] < many[0] < 0.95 < many[1] < few[1]
+    assert interval(0, 0) == (0.0, 1.0)
 
 
 def test_a_card_under_another_is_matched_by_its_part_in_view_and_the_whole_box_recall_is_kept(tmp_path):

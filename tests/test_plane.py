@@ -118,3 +118,58 @@ def test_a_photo_s_covered_cards_are_completed_and_a_camera_frame_s_are_not_unle
     assert Recognizer(views=2).plane
     assert not Recognizer().plane
     assert Recognizer(plane=True).plane
+
+
+def plane_reader(monkeypatch, second_read: list[float], moved: set[int]):
+    """A recognizer without networks whose plane stage moves the cards ``moved`` by 5 px and whose
+    second read of a card is ``second_read`` (over Ah, Kh, back)."""
+    import vision.recognize as recognize
+
+    r = recognize.Recognizer.__new__(recognize.Recognizer)
+    r.corners = r.index = object()
+    r.plane, r.names, r.index_names, r.back, r.top_k = True, ["Ah", "Kh", "back"], ["Ah", "Kh", "none"], 2, 3
+    r.read_corners = lambda rgb, outlines: np.zeros((len(outlines), 4, 3), np.float32)
+    r.reread = []
+
+    def read_cards(rgb, outlines):
+        r.reread.extend(outlines)
+        return np.float32([second_read] * len(outlines))
+
+    r.read_cards = read_cards
+    monkeypatch.setattr(recognize.plane_stage, "complete",
+                        lambda outlines, hidden, size: [o + 5 * (i in moved) for i, o in enumerate(outlines)])
+    return r
+
+
+def card_read(card: str, read: float, score: float = 0.8):
+    from vision.recognize import Detection
+
+    return Detection(card, score * read, (10, 10, 60, 80), [(10, 10), (60, 10), (60, 80), (10, 80)], score,
+                     [("Kh" if card == "Ah" else "Ah", 1 - read)])
+
+
+def test_a_covered_card_the_plane_completed_is_read_again_there_and_takes_the_surer_read(monkeypatch):
+    r = plane_reader(monkeypatch, [0.1, 0.9, 0.0], moved={0})
+    first, other = card_read("Ah", 0.6), card_read("Ah", 0.6)
+    r.complete(np.zeros((100, 100, 3), np.uint8), [first, other])
+    assert len(r.reread) == 1 and np.allclose(r.reread[0][0], (15, 15))  # read at the completed outline
+    assert first.card == "Kh" and first.confidence == pytest.approx(0.8 * 0.9)
+    assert first.alternatives[0] == ("Ah", pytest.approx(0.1))
+    assert other.card == "Ah"  # not moved: not read again
+
+
+def test_a_second_read_less_sure_than_the_first_leaves_the_card_as_it_was_read(monkeypatch):
+    r = plane_reader(monkeypatch, [0.3, 0.7, 0.0], moved={0})
+    card = card_read("Ah", 0.8)
+    r.complete(np.zeros((100, 100, 3), np.uint8), [card])
+    assert card.card == "Ah" and card.confidence == pytest.approx(0.64)
+
+
+def test_a_second_read_that_sees_a_card_s_back_names_the_likeliest_face_or_keeps_the_first():
+    from vision.recognize import Recognizer
+
+    r = Recognizer.__new__(Recognizer)
+    r.names, r.back, r.top_k = ["Ah", "Kh", "back"], 2, 3
+    card = card_read("Ah", 0.5)
+    r.take_surer(card, np.float32([0.1, 0.2, 0.7]))  # no face surer than the first read's
+    assert card.card == "Ah"

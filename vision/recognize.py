@@ -76,6 +76,12 @@ INDEX_UNSURE = 0.999
 # 12 of the 18 misread cards of the 200 evaluation scenes were cut sideways (docs/model-history.md, "A card
 # seen wider than long"); sure reads left alone, the same cards came out right with a third of the second reads.
 SIDEWAYS_BELOW = 1.4
+# A covered card whose hidden corners the table's plane moved further than this (pixels) is read again from
+# its completed outline, and the surer of its two reads kept: its crop and corner patches are then cut where
+# the card lies, not where the corner network guessed it ends. Chosen among four ways of using the second read
+# on 300 generated scenes apart from the evaluation's (seeds from 1,987,654; docs/model-history.md, "Covered
+# cards read again").
+REREAD_MOVED = 1.0
 CORNER_PASSES = 2  # the corner network looks again around the corners it found (vision.corners)
 BACK = "back"  # the classifier's class for a face-down card, and the key of each pack's back in datasets/
 
@@ -85,7 +91,8 @@ class Detection:
     card: str  # e.g. "Ah"
     confidence: float  # detector score x classifier probability
     box: tuple[float, float, float, float]  # x1, y1, x2, y2 in image pixels
-    corners: list[tuple[float, float]]  # the card's outline (the box fitted by vision.corners), clockwise from its top left
+    # the card's outline (the box fitted by vision.corners), clockwise from its top left
+    corners: list[tuple[float, float]]
     detector_score: float = 1.0
     alternatives: list[tuple[str, float]] = field(default_factory=list)  # next-best reads
     cut: bool = False  # the picture's edge cuts the card: part of it is out of view
@@ -100,7 +107,8 @@ class Detection:
 
     def to_dict(self) -> dict:
         return {"card": self.card, "confidence": round(self.confidence, 4),
-                "box": [round(v, 1) for v in self.box], "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
+                "box": [round(v, 1) for v in self.box],
+                "corners": [[round(x, 1), round(y, 1)] for x, y in self.corners],
                 "detector_score": round(self.detector_score, 4),
                 "alternatives": [[c, round(p, 4)] for c, p in self.alternatives], "cut": self.cut,
                 "visible": [round(v, 1) for v in self.visible], "under": list(self.under)}
@@ -360,7 +368,7 @@ class Recognizer:
             kept[i] = (probs, 0)
         for outline, (_, score), (probs, age), found_box in zip(outlines, detected, kept, found_boxes):
             cache.append((found_box, probs, age + 1))
-            best = [i for i in np.argsort(probs)[::-1] if i != self.back][: self.top_k]
+            best = self.ranked(probs)
             if self.back is not None and probs[self.back] > probs[best[0]]:
                 continue
             if score < self.conf and probs[best[0]] < self.read_sure:  # neither box nor read sure
@@ -376,22 +384,38 @@ class Recognizer:
 
     def complete(self, rgb: np.ndarray, found: list[Detection]) -> list[Detection]:
         """The cards with their hidden corners, those whose patches the index network sees no card
-        in, where the table's plane puts them (:mod:`vision.plane`); needs the corner fit and the index
-        network. Which card lies on which, and the part of a covered card in view, stay as the fitted
-        outlines showed them: what is moved lies out of sight (on the real photos, 2 cards' parts in
-        view of 527 were lost when they were worked out from the completed outlines)."""
+        in, where the table's plane puts them (:mod:`vision.plane`), and each card so moved read again
+        there (``take_surer``); needs the corner fit and the index network. Which card lies on which,
+        and the part of a covered card in view, stay as the fitted outlines showed them: what is moved
+        lies out of sight (on the real photos, 2 cards' parts in view of 527 were lost when they were
+        worked out from the completed outlines)."""
         if self.corners is None or self.index is None or not (self.plane and found):
             return found
         h, w = rgb.shape[:2]
         outlines = [np.float32(d.corners) for d in found]
         none = self.read_corners(rgb, outlines)[..., self.index_names.index(index_stage.NONE)]
         done = plane_stage.complete(outlines, plane_stage.hidden_corners(outlines, none), (w, h))
+        moved = [i for i, (was, now) in enumerate(zip(outlines, done)) if np.abs(now - was).max() > REREAD_MOVED]
+        for i, probs in zip(moved, self.read_cards(rgb, [done[i] for i in moved]) if moved else []):
+            self.take_surer(found[i], probs)
         for d, outline in zip(found, done):
             d.corners = [(float(a), float(b)) for a, b in outline]
             d.box, d.cut = frame_box(outline, w, h), cut_by_edge(outline, w, h)
             if not d.under:  # no card on it: in view as a whole
                 d.visible = d.box
         return found
+
+    def ranked(self, probs: np.ndarray) -> list[int]:
+        """The classes of a read, likeliest first, ``top_k`` of them: a card's name and its next best
+        (``back`` is none: a face-down card is left out, not named)."""
+        return [i for i in np.argsort(probs)[::-1] if i != self.back][: self.top_k]
+
+    def take_surer(self, d: Detection, probs: np.ndarray) -> None:
+        """``d`` named by ``probs``, a second read of it, where that is surer of its card than the first."""
+        best = self.ranked(probs)
+        if probs[best[0]] * d.detector_score > d.confidence:
+            d.card, d.confidence = self.names[best[0]], float(d.detector_score * probs[best[0]])
+            d.alternatives = [(self.names[i], float(probs[i])) for i in best[1:]]
 
     def stack(self, rgb: np.ndarray, found: list[Detection]) -> list[Detection]:
         """Each card's part in view: its outline less those of the cards the picture shows lying on
