@@ -24,8 +24,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chratze.cli import model_options, recognizer_from  # noqa: E402
-from vision.evaluate import EVAL_SEED, MAP_IOUS, detection_map, generated_scenes, greedy_match, quad_iou  # noqa: E402
+from chratze.cli import model_options, recognizer_from, scene_options  # noqa: E402
+from vision.evaluate import MAP_IOUS, detection_map, generated_scenes, greedy_match, quad_iou  # noqa: E402
 from vision.geometry import best_roll  # noqa: E402
 
 HIDDEN = 0.5  # a corner whose patch shows less than this share counts as hidden
@@ -69,8 +69,7 @@ def print_rows(frames: dict[str, list], width: int = 20) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenes", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=EVAL_SEED, help="first scene's seed (another: held-out scenes)")
+    scene_options(ap)
     model_options(ap, photos=True)
     args = ap.parse_args(argv)
     rec = recognizer_from(args)

@@ -23,8 +23,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chratze.cli import model_options, recognizer_from  # noqa: E402
-from vision.evaluate import EVAL_SEED, generated_scenes, greedy_match, quad_iou  # noqa: E402
+from chratze.cli import model_options, recognizer_from, scene_options  # noqa: E402
+from vision.evaluate import generated_scenes, greedy_match, quad_iou  # noqa: E402
 from vision.geometry import min_area_quad  # noqa: E402
 
 IN_VIEW = ((0.6, "in view < 60 %"), (0.9, "in view 60-90 %"), (float("inf"), "in view >= 90 %"))
@@ -44,8 +44,7 @@ def long_side(quad: np.ndarray) -> float:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenes", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=EVAL_SEED, help="first scene's seed (another: held-out scenes)")
+    scene_options(ap)
     ap.add_argument("--truth-outline", action="store_true", help="read found cards from their true outline")
     model_options(ap)
     args = ap.parse_args(argv)

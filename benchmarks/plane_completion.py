@@ -30,8 +30,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.map_losses import HIDDEN, matches, print_rows  # noqa: E402
-from chratze.cli import model_options, recognizer_from  # noqa: E402
-from vision.evaluate import EVAL_SEED, MAP_IOUS, generated_scenes  # noqa: E402
+from chratze.cli import model_options, recognizer_from, scene_options  # noqa: E402
+from vision.evaluate import MAP_IOUS, generated_scenes  # noqa: E402
 from vision.geometry import best_roll  # noqa: E402
 from vision.index import NONE  # noqa: E402
 from vision.plane import card_size, fit_camera, hidden_corners, slid  # noqa: E402
@@ -100,8 +100,7 @@ def scene_rows(dets: list, scene, cards: list, matched: dict[int, int], none: np
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--scenes", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=EVAL_SEED, help="first scene's seed (another: held-out scenes)")
+    scene_options(ap)
     model_options(ap, photos=True)
     args = ap.parse_args(argv)
     args.plane = False  # each row completes the outlines its own way

@@ -117,10 +117,9 @@ def _eval_detector(args: argparse.Namespace) -> int:
 
     recognize = recognizer_from(args)
     if args.scenes:
-        seed = EVAL_SEED if args.seed is None else args.seed
-        rep = evaluate_generated(recognize, args.scenes, seed, args.things)
+        rep = evaluate_generated(recognize, args.scenes, args.seed, args.things)
         title = "generated validation scenes" + (f" (things over cards in {args.things:.0%})" if args.things else "")
-        title += f" from seed {seed}" if seed != EVAL_SEED else ""
+        title += f" from seed {args.seed}" if args.seed != EVAL_SEED else ""
         print("\n".join(rep.lines(title, "per-card accuracy")))
     real = Path(args.real) if args.real else real_photos()
     if real.is_dir():
@@ -148,6 +147,17 @@ def per_rank(confusion: dict[tuple[str, str], int]) -> str:
 def _by_views(table: dict[int, float]) -> str:
     """A default that depends on the detector's views, for a help text: '0.35 with 1 view, ...'."""
     return ", ".join(f"{value} with {views} view{'s' * (views > 1)}" for views, value in sorted(table.items()))
+
+
+def scene_options(p: argparse.ArgumentParser) -> None:
+    """Which generated scenes are scored (vision.evaluate.generated_scenes): eval-detector's and the
+    benchmarks' alike, so a held-out set is asked for the same way everywhere."""
+    from vision.evaluate import EVAL_SEED
+
+    p.add_argument("--scenes", type=int, default=200, help="generated validation scenes (0: skip)")
+    p.add_argument("--seed", type=int, default=EVAL_SEED,
+                   help="the first generated scene's seed (default: the scenes every model round was measured "
+                        "on; another seed gives held-out scenes no decision was tuned on)")
 
 
 def model_options(p: argparse.ArgumentParser, photos: bool = False) -> None:
@@ -218,10 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_detect)
 
     p = sub.add_parser("eval-detector", help="recall, precision, accuracy and mAP of the shipped model")
-    p.add_argument("--scenes", type=int, default=200, help="generated validation scenes (0: skip)")
-    p.add_argument("--seed", type=int, default=None,
-                   help="the first generated scene's seed (default: the scenes every model round was measured "
-                        "on; another seed gives held-out scenes no decision was tuned on)")
+    scene_options(p)
     p.add_argument("--things", type=float, default=0.0,
                    help="share of generated scenes with things over the cards (default 0: the scenes "
                         "every model round was measured on)")
