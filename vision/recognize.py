@@ -373,10 +373,10 @@ class Recognizer:
                 continue
             if score < self.conf and probs[best[0]] < self.read_sure:  # neither box nor read sure
                 continue
-            found.append(Detection(
-                self.names[best[0]], float(score * probs[best[0]]), frame_box(outline, w, h),
-                [(float(a), float(b)) for a, b in outline], score,
-                [(self.names[i], float(probs[i])) for i in best[1:]], cut_by_edge(outline, w, h)))
+            card, confidence, alternatives = self.named(best, probs, score)
+            found.append(Detection(card, confidence, frame_box(outline, w, h),
+                                   [(float(a), float(b)) for a, b in outline], score, alternatives,
+                                   cut_by_edge(outline, w, h)))
         self._cache = cache if self.reuse_frames else []
         if self.corners is not None:  # fitted, two boxes may have become one outline
             found = one_per_outline(found, corner_stage.SAME_CARD, self.same_read)
@@ -410,12 +410,17 @@ class Recognizer:
         (``back`` is none: a face-down card is left out, not named)."""
         return [i for i in np.argsort(probs)[::-1] if i != self.back][: self.top_k]
 
+    def named(self, best: list[int], probs: np.ndarray, score: float) -> tuple[str, float, list[tuple[str, float]]]:
+        """A read's card, its confidence (the detector's ``score`` times the read's probability) and the
+        next best reads, from the classes ``best`` (as :meth:`ranked` gives them)."""
+        return (self.names[best[0]], float(score * probs[best[0]]),
+                [(self.names[i], float(probs[i])) for i in best[1:]])
+
     def take_surer(self, d: Detection, probs: np.ndarray) -> None:
         """``d`` named by ``probs``, a second read of it, where that is surer of its card than the first."""
-        best = self.ranked(probs)
-        if probs[best[0]] * d.detector_score > d.confidence:
-            d.card, d.confidence = self.names[best[0]], float(d.detector_score * probs[best[0]])
-            d.alternatives = [(self.names[i], float(probs[i])) for i in best[1:]]
+        card, confidence, alternatives = self.named(self.ranked(probs), probs, d.detector_score)
+        if confidence > d.confidence:
+            d.card, d.confidence, d.alternatives = card, confidence, alternatives
 
     def stack(self, rgb: np.ndarray, found: list[Detection]) -> list[Detection]:
         """Each card's part in view: its outline less those of the cards the picture shows lying on
