@@ -2,9 +2,11 @@
 
 Frames are generated scenes with exactly five face-up cards; each is recognised end to end
 (detector, corner fit, rectification, classifier and index reader for every card; ``--corners none``
-leaves the fit out, ``--index none`` the index reader). Prints median and p90 milliseconds, and
-those of the last step alone (which card lies on which, ``Recognizer.stack``), timed again on each
-frame's cards.
+leaves the fit out, ``--index none`` the index reader). Prints median and p90 milliseconds, where
+they went (each network's ONNX Runtime runs, and the rest: cutting crops, post-processing), and the
+last step alone (which card lies on which, ``Recognizer.stack``), timed again on each frame's cards.
+The host's speed drifts from run to run; the split tells a slower machine (every part slower) from
+a slower recogniser.
 
 Run: ``python benchmarks/recognition_speed.py [--frames 100] [--threads 2]``
 """
@@ -15,6 +17,7 @@ import argparse
 import statistics
 import sys
 import time
+from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -22,6 +25,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from chratze.cli import model_options, recognizer_from  # noqa: E402
 from datasets.art import all_packs  # noqa: E402
 from datasets.scenes import SceneOptions, render_scene  # noqa: E402
+
+# The Recognizer's ONNX Runtime sessions, in the order a frame runs them, and what the split calls them.
+NETWORKS = {"det": "detector", "corners": "corner fit", "cls": "classifier", "index": "index reader"}
+
+
+class Timed:
+    """An ONNX Runtime session that adds each run's time to ``spent[name]``."""
+
+    def __init__(self, session, name: str, spent: dict[str, float]) -> None:
+        self.session, self.name, self.spent = session, name, spent
+
+    def run(self, *args, **kwargs):
+        t = time.perf_counter()
+        out = self.session.run(*args, **kwargs)
+        self.spent[self.name] += time.perf_counter() - t
+        return out
+
+    def __getattr__(self, attr: str):
+        return getattr(self.session, attr)
 
 
 def five_card_frames(n: int) -> list:
@@ -46,6 +68,12 @@ def main() -> None:
     frames = five_card_frames(args.frames)
     for f in frames[:5]:
         rec(f)  # warm up
+    spent: dict[str, float] = defaultdict(float)
+    for name in NETWORKS:
+        if getattr(rec, name) is not None:
+            setattr(rec, name, Timed(getattr(rec, name), name, spent))
+    for size, session in rec._sized.items():  # the detector at the frames' own shape (vision.input_size)
+        rec._sized[size] = Timed(session, "det", spent)
     times, found = [], []
     for f in frames:
         t = time.perf_counter()
@@ -59,6 +87,7 @@ def main() -> None:
     print(f"whole recognition, 640x480, 5 cards in view, {args.threads} threads, second look below "
           f"{args.second_look}, {len(frames)} frames: {_spread(times)} "
           f"(cards found per frame: median {statistics.median(len(c) for c in found)})")
+    print(f"  where it went, mean ms a frame: {_split(spent, sum(times) / 1000, len(frames))}")
     print(f"  of which which card lies on which: {_spread(stacking)} "
           f"({sum(any(d.under for d in c) for c in found)} frames with a card found under another)")
 
@@ -66,6 +95,13 @@ def main() -> None:
 def _spread(ms: list[float]) -> str:
     ms = sorted(ms)
     return f"median {statistics.median(ms):.1f} ms, p90 {ms[int(0.9 * len(ms))]:.1f} ms"
+
+
+def _split(spent: dict[str, float], total_s: float, frames: int) -> str:
+    """Each network's share of the frames' time, and the rest, as mean milliseconds a frame."""
+    parts = [(label, spent[name]) for name, label in NETWORKS.items() if name in spent]
+    parts.append(("the rest", total_s - sum(s for _, s in parts)))
+    return ", ".join(f"{name} {s * 1000 / frames:.1f}" for name, s in parts) + f" (all {total_s * 1000 / frames:.1f})"
 
 
 if __name__ == "__main__":

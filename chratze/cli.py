@@ -71,7 +71,7 @@ def recognizer_from(args: argparse.Namespace, **extra):
                       cross_cover=args.cross_cover, views=args.views, corners=args.corners,
                       corner_passes=args.corner_passes, index=args.index,
                       snap_edges=args.snap_edges, plane=args.plane, floor=args.floor, read_sure=args.read_sure,
-                      **extra)
+                      fit_input=args.fit_input, **extra)
 
 
 def _detect(args: argparse.Namespace) -> int:
@@ -184,6 +184,9 @@ def model_options(p: argparse.ArgumentParser, photos: bool = False) -> None:
     p.add_argument("--views", type=int, choices=sorted(CONF), default=PHOTO_VIEWS if photos else VIEWS,
                    help="detector looks per picture: 2 = as it is and turned a quarter, boxes fused "
                         "(default %(default)s)")
+    p.add_argument("--fit-input", action=argparse.BooleanOptionalAction, default=None,
+                   help="run the detector at the picture's own shape, letterboxed to a multiple of 32, not at its "
+                        "exported square (vision.input_size; one view only; default: with one view)")
     p.add_argument("--conf", type=float, default=None,
                    help=f"detector score threshold (default: {_by_views(CONF)})")
     p.add_argument("--floor", type=float, default=None, metavar="S",

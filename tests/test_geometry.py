@@ -23,6 +23,19 @@ def test_corners_come_clockwise_with_the_long_side_vertical(deg):
     assert signed > 0  # clockwise in image coordinates: never mirrored
 
 
+@pytest.mark.parametrize("deg", [0, 17, 45, 89, 133, 271])
+def test_corners_are_ordered_the_same_whichever_order_they_come_in(deg):
+    q = rect(200, 150, 60, 90, deg)
+    first = order_quad(q)
+    for shuffled in (q[::-1], q[[2, 0, 3, 1]], np.roll(q, 1, axis=0)):
+        assert np.array_equal(order_quad(shuffled), first)
+
+
+def test_the_top_end_of_an_ordered_card_is_its_end_nearer_the_top_of_the_picture():
+    q = order_quad(rect(200, 150, 60, 90, 10))
+    assert q[0, 1] + q[1, 1] < q[2, 1] + q[3, 1]
+
+
 def test_rectify_returns_the_card_upright_or_upside_down_never_mirrored():
     face = np.zeros((90, 60, 3), np.uint8)
     face[:30, :20] = (255, 0, 0)  # a red mark in the top-left corner

@@ -16,7 +16,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .geometry import order_quad
+from .geometry import NEXT_CORNER, order_quad
 
 SIZE = 96  # the window is cut to SIZE x SIZE pixels (stretched, like the classifier's crop)
 GROW = 1.4  # the window is the box grown by this factor about its centre: corners outside the box stay in view
@@ -40,16 +40,19 @@ def window(quad: np.ndarray) -> np.ndarray:
     return (c + (q - c) * GROW).astype(np.float32)
 
 
+WINDOW = np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])  # the window's corners, in its own pixels
+
+
 def window_transform(quad: np.ndarray) -> np.ndarray:
     """Perspective map from image pixels to the window's [0, SIZE] square."""
-    dst = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], np.float32)
-    return cv2.getPerspectiveTransform(window(quad), dst)
+    return cv2.getPerspectiveTransform(window(quad), WINDOW)
 
 
-def cut_window(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """The SIZE x SIZE window around a detected box, upright as the classifier's crop is."""
-    return cv2.warpPerspective(image, window_transform(quad), (SIZE, SIZE), flags=cv2.INTER_AREA,
-                               borderMode=cv2.BORDER_REPLICATE)
+def cut_window(image: np.ndarray, quad: np.ndarray, transform: np.ndarray | None = None) -> np.ndarray:
+    """The SIZE x SIZE window around a detected box, upright as the classifier's crop is
+    (``transform``: the box's :func:`window_transform`, where the caller has it already)."""
+    m = window_transform(quad) if transform is None else transform
+    return cv2.warpPerspective(image, m, (SIZE, SIZE), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
 def to_window(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -58,9 +61,10 @@ def to_window(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(pts, window_transform(quad)).reshape(-1, 2) / SIZE
 
 
-def from_window(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
-    """Points given as fractions of the window of box ``quad``, back in image pixels."""
-    inv = np.linalg.inv(window_transform(quad))
+def from_window(quad: np.ndarray, points: np.ndarray, transform: np.ndarray | None = None) -> np.ndarray:
+    """Points given as fractions of the window of box ``quad``, back in image pixels (``transform``
+    as for :func:`cut_window`)."""
+    inv = np.linalg.inv(window_transform(quad) if transform is None else transform)
     pts = (np.asarray(points, np.float32) * SIZE).reshape(-1, 1, 2)
     return cv2.perspectiveTransform(pts, inv).reshape(-1, 2)
 
@@ -75,6 +79,7 @@ def matched_corners(quad: np.ndarray, truth: np.ndarray) -> np.ndarray:
 
 def convex_quad(q: np.ndarray) -> bool:
     """Four corners going round one way (clockwise in image coordinates), with some area."""
-    edges = np.roll(q, -1, axis=0) - q
-    cross = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
+    edges = q[NEXT_CORNER] - q
+    following = edges[NEXT_CORNER]
+    cross = edges[:, 0] * following[:, 1] - edges[:, 1] * following[:, 0]
     return bool((cross > 0).all())

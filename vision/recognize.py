@@ -22,6 +22,7 @@ blind) is no card in view and is left out, rather than guessed as the face it mo
 from __future__ import annotations
 
 import ast
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +32,7 @@ import numpy as np
 from . import corners as corner_stage
 from . import edges as edge_stage
 from . import index as index_stage
+from . import input_size
 from . import layers
 from . import plane as plane_stage
 from .geometry import (CROP_H, CROP_W, Rect, box_iou, crosswise, elongation, order_quad, quad_iou, rect_within, rectify,
@@ -58,7 +60,10 @@ CROSS_COVER = 0.6  # a box this much inside a surer read's, and crosswise to it,
 # gets one, since the live table sees each card over many frames; a photo has one chance and gets two.
 VIEWS = 1
 PHOTO_VIEWS = 2
-CONF = {1: 0.35, 2: 0.35}  # detector score threshold by views: with two, a box one view misses counts at half
+# Detector score threshold by views: with two, a box one view misses counts at half. One view runs the
+# detector at the frame's own shape (vision.input_size), where it scores a little lower than at its square:
+# 0.3 there finds what 0.35 found at the square (docs/model-history.md, "The detector at the frame's shape").
+CONF = {1: 0.3, 2: 0.35}
 # A box scoring less, down to FLOOR, is a card too where the classifier reads it as one at READ_SURE or
 # more: the classifier vouches for a card the detector was unsure of. Photos only: with two views, threshold
 # 0.25 alone (until v11) against 0.35 with boxes from 0.15 read surely, generated recall 0.936 -> 0.947 at the
@@ -118,18 +123,19 @@ class ModelMissing(FileNotFoundError):
     pass
 
 
-def _session(path: Path, threads: int):
+def _session(model: Path | bytes, threads: int):
+    """An ONNX Runtime session for the model file, or the graph, ``model``."""
     import onnxruntime as ort  # noqa: PLC0415 - keeps `import vision` light for the engine-only tools
 
-    if not path.is_file():
-        raise ModelMissing(f"model file not found: {path} (train one with `make model`)")
+    if isinstance(model, Path) and not model.is_file():
+        raise ModelMissing(f"model file not found: {model} (train one with `make model`)")
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
     # Two sessions (detector, classifier) run in turn on the same cores: a pool left spinning
     # after its run steals the cores from the other one.
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(model if isinstance(model, bytes) else str(model), opts, providers=["CPUExecutionProvider"])
 
 
 def _checked_session(path: Path, threads: int, want: dict[str, object], stage: str):
@@ -157,14 +163,16 @@ def _names(session) -> list[str]:
     return [names[i] for i in range(len(names))]
 
 
-def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
-    """Resize keeping the aspect ratio and pad to ``size`` square (Ultralytics' grey 114)."""
+def letterbox(image: np.ndarray, size: int | tuple[int, int]) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Resize keeping the aspect ratio and pad to ``size`` square, or to (height, width), centred
+    (Ultralytics' grey 114)."""
     h, w = image.shape[:2]
-    r = min(size / h, size / w)
+    out_h, out_w = (size, size) if isinstance(size, int) else size
+    r = min(out_h / h, out_w / w)
     nw, nh = int(round(w * r)), int(round(h * r))
     resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
-    out = np.full((size, size, 3), 114, np.uint8)
-    left, top = (size - nw) // 2, (size - nh) // 2
+    out = np.full((out_h, out_w, 3), 114, np.uint8)
+    left, top = (out_w - nw) // 2, (out_h - nh) // 2
     out[top:top + nh, left:left + nw] = resized
     return out, r, (left, top)
 
@@ -193,10 +201,17 @@ class Recognizer:
                  corners: Path | None = CORNERS, corner_passes: int = CORNER_PASSES,
                  index: Path | None = INDEX, snap_edges: bool | None = None,
                  floor: float | None = None, read_sure: float = READ_SURE, same_read: float = SAME_READ,
-                 plane: bool | None = None) -> None:
+                 plane: bool | None = None, fit_input: bool | None = None) -> None:
         if views not in CONF:
             raise ValueError(f"views must be 1 or 2, not {views}")
+        if fit_input and views != 1:
+            raise ValueError("a photo's two views turn the detector's square input: fit_input needs views=1")
         self.det = _session(Path(detector), threads)
+        self.det_path, self.threads = Path(detector), threads
+        # One view (camera frames): the detector runs at the frame's own shape, letterboxed to a multiple of
+        # 32 (vision.input_size), not at its exported square: 256x320 for a 640x480 frame, a fifth less work.
+        self.fit_input = views == 1 if fit_input is None else fit_input
+        self._sized: dict[tuple[int, int], object] = {}  # the detector's sessions at other input sizes
         self.cls = _session(Path(classifier), threads)
         self.corners = _corner_session(Path(corners), threads) if corners else None  # None: the boxes as found
         self.corner_passes = corner_passes
@@ -231,21 +246,42 @@ class Recognizer:
 
     def detect_cards(self, rgb: np.ndarray) -> list[tuple[np.ndarray, float]]:
         """Oriented boxes (corners in image pixels) and detector scores, boldest first."""
-        img, r, pad = letterbox(rgb, self.det_size)
         if self.views == 1:
-            found = [(order_quad(cv2.boxPoints(rect)), s) for rect, s in self._rects(img, self.floor)]
+            det, size = self._detector_for(*rgb.shape[:2])
+            img, r, pad = letterbox(rgb, size)
+            found = [(order_quad(cv2.boxPoints(rect)), s) for rect, s in self._rects(img, self.floor, det)]
         else:  # the letterboxed square turned is the turned frame letterboxed, and 4 times smaller
+            img, r, pad = letterbox(rgb, self.det_size)
             upright = self._rects(img, CANDIDATE)
             turned = [(unturn(rect, self.det_size), s) for rect, s in self._rects(turn(img), CANDIDATE)]
             found = fuse([[(order_quad(cv2.boxPoints(rect)), s) for rect, s in view] for view in (upright, turned)],
                          self.floor)
         return [((quad - np.float32(pad)) / r, s) for quad, s in found]
 
-    def _rects(self, img: np.ndarray, low: float) -> list[tuple[Rect, float]]:
-        """One detector run on a letterboxed square: rotated rects in its pixels scoring ``low`` or
-        more, after rotated NMS."""
+    def _detector_for(self, height: int, width: int) -> tuple[object, tuple[int, int]]:
+        """The detector session for a picture of this shape, and the input size it letterboxes to: its
+        exported square, or (``fit_input``) the shape's own (:mod:`vision.input_size`), made once per
+        shape. A detector whose graph cannot be resized (not laid out as the rewrite expects, or refused
+        by ONNX Runtime at that size) runs at its square, with a warning, rather than stop a game."""
+        square = (self.det_size, self.det_size)
+        size = input_size.fitting(height, width, self.det_size) if self.fit_input else square
+        if size == square:
+            return self.det, square
+        if size not in self._sized:
+            try:
+                self._sized[size] = _session(input_size.detector_graph(str(self.det_path), *size), self.threads)
+            except Exception as exc:  # noqa: BLE001 - ONNX Runtime's errors share no base class but Exception
+                warnings.warn(f"detector not resized to {size}: {exc}; it runs at its exported square", stacklevel=2)
+                self.fit_input = False
+                return self.det, square
+        return self._sized[size], size
+
+    def _rects(self, img: np.ndarray, low: float, det=None) -> list[tuple[Rect, float]]:
+        """One detector run (``det``, else the exported square's) on a letterboxed picture: rotated
+        rects in its pixels scoring ``low`` or more, after rotated NMS."""
+        det = det or self.det
         x = img.transpose(2, 0, 1)[None].astype(np.float32) / 255.0
-        out = self.det.run(None, {self.det.get_inputs()[0].name: x})[0][0]  # (4 + classes + 1, N)
+        out = det.run(None, {det.get_inputs()[0].name: x})[0][0]  # (4 + classes + 1, N)
         scores = out[4:-1].max(axis=0)
         keep = scores >= low
         if not keep.any():
@@ -284,9 +320,11 @@ class Recognizer:
 
     def _fit(self, rgb: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
         """One look of the corner network at every box, in one run; a fit that is no outline is not taken."""
-        x = np.stack([corner_stage.cut_window(rgb, q) for q in quads]).transpose(0, 3, 1, 2).astype(np.float32) / 255
+        maps = [corner_stage.window_transform(q) for q in quads]  # each window's, to cut it and to map back
+        x = np.stack([corner_stage.cut_window(rgb, q, m) for q, m in zip(quads, maps)])
+        x = x.transpose(0, 3, 1, 2).astype(np.float32) / 255
         out = self.corners.run(None, {self.corners.get_inputs()[0].name: x})[0]
-        fitted = [corner_stage.from_window(q, c) for q, c in zip(quads, out)]
+        fitted = [corner_stage.from_window(q, c, m) for q, c, m in zip(quads, out, maps)]
         return [f if corner_stage.convex_quad(f) else q for q, f in zip(quads, fitted)]
 
     def classify(self, crops: list[np.ndarray]) -> np.ndarray:

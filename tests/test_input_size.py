@@ -1,0 +1,81 @@
+"""The detector run at a frame's own shape (vision.input_size): the same network, less grey padding."""
+
+import numpy as np
+import pytest
+
+from datasets.art import all_packs
+from datasets.scenes import SceneOptions, render_scene
+from vision.geometry import quad_iou
+from vision.input_size import anchor_points, detector_graph, fitting
+from vision.recognize import CORNERS, DETECTOR, Recognizer, letterbox
+
+
+def test_a_landscape_webcam_frame_letterboxes_to_256_by_320_and_a_portrait_one_to_320_by_256():
+    assert fitting(480, 640, 320) == (256, 320)
+    assert fitting(640, 480, 320) == (320, 256)
+    assert fitting(720, 1280, 320) == (192, 320)
+    assert fitting(500, 500, 320) == (320, 320)
+
+
+def test_a_frame_letterboxed_to_its_own_shape_is_centred_between_thin_bars():
+    out, r, (left, top) = letterbox(np.zeros((480, 640, 3), np.uint8), (256, 320))
+    assert out.shape == (256, 320, 3) and r == 0.5 and (left, top) == (0, 8)
+
+
+def test_the_anchor_points_are_laid_out_as_ultralytics_lays_them_out():
+    import torch
+    from ultralytics.utils.tal import make_anchors
+
+    maps = [torch.zeros(1, 1, 256 // s, 320 // s) for s in (8, 16, 32)]
+    points, strides = make_anchors(maps, torch.tensor([8.0, 16.0, 32.0]), 0.5)
+    ours, our_strides = anchor_points(256, 320)
+    assert np.array_equal(ours[0], points.numpy().T) and np.array_equal(our_strides[0], strides.numpy()[:, 0])
+
+
+def test_the_detector_rewritten_for_its_own_square_is_the_shipped_file():
+    assert detector_graph(str(DETECTOR), 320, 320) == DETECTOR.read_bytes()
+
+
+def test_a_network_with_no_anchor_constants_is_refused():
+    with pytest.raises(ValueError, match="no anchor constants"):
+        detector_graph(str(CORNERS), 96, 128)
+
+
+def test_a_size_that_is_no_multiple_of_32_is_refused():
+    with pytest.raises(ValueError, match="multiple of 32"):
+        detector_graph(str(DETECTOR), 240, 320)
+
+
+def test_the_detector_at_the_frames_shape_finds_the_cards_it_finds_at_its_square():
+    opts = SceneOptions(max_cards=5, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, things_rate=0.0)
+    fitted, square = Recognizer(fit_input=True), Recognizer(fit_input=False)
+    for seed in (2024, 2025, 2026):
+        image = render_scene(seed, all_packs(), opts).image
+        a, b = fitted(image), square(image)
+        assert len(a) >= 1 and len(a) == len(b)
+        for d in a:
+            same = max(b, key=lambda e: quad_iou(np.float32(d.corners), np.float32(e.corners)))
+            assert same.card == d.card and quad_iou(np.float32(d.corners), np.float32(same.corners)) > 0.9
+    assert list(fitted._sized) == [(256, 320)]  # one session for the frames' shape, made once
+
+
+def test_a_detector_whose_graph_cannot_be_resized_runs_at_its_square_with_a_warning(monkeypatch):
+    import vision.input_size
+
+    def refuse(*_args):
+        raise ValueError("no anchor constants")
+
+    monkeypatch.setattr(vision.input_size, "detector_graph", refuse)
+    opts = SceneOptions(max_cards=5, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, things_rate=0.0)
+    image = render_scene(2024, all_packs(), opts).image
+    r = Recognizer(fit_input=True)
+    with pytest.warns(UserWarning, match="runs at its exported square"):
+        found = r(image)
+    assert [d.card for d in found] == [d.card for d in Recognizer(fit_input=False)(image)]
+    assert r.fit_input is False and r._sized == {}
+
+
+def test_a_photos_two_views_keep_the_square():
+    with pytest.raises(ValueError, match="fit_input needs views=1"):
+        Recognizer(views=2, fit_input=True)
+    assert Recognizer(views=2).fit_input is False and Recognizer().fit_input is True
