@@ -17,6 +17,11 @@ import numpy as np
 CROP_W, CROP_H = 96, 96
 
 
+# Each corner's next round a quad: ``q[NEXT_CORNER] - q`` are its sides (``np.roll`` costs more, a
+# frame orders some 30 outlines).
+NEXT_CORNER = np.array([1, 2, 3, 0])
+
+
 def order_quad(pts: np.ndarray) -> np.ndarray:
     """Corners clockwise from the top end's left, with the card's long side vertical.
 
@@ -31,11 +36,6 @@ def order_quad(pts: np.ndarray) -> np.ndarray:
     ends_y = cyc[:, 1] + cyc[NEXT_CORNER, 1]  # twice each side's middle height
     s = start if ends_y[start] <= ends_y[start + 2] else start + 2  # the short side nearer the top of the image
     return cyc[(np.arange(4) + s) % 4]
-
-
-# Each corner's next round a quad: ``q[NEXT_CORNER] - q`` are its sides (``np.roll`` costs more, a
-# frame orders some 30 outlines).
-NEXT_CORNER = np.array([1, 2, 3, 0])
 
 
 def side_lengths(quad: np.ndarray) -> np.ndarray:

@@ -135,7 +135,8 @@ def _session(model: Path | bytes, threads: int):
     # Two sessions (detector, classifier) run in turn on the same cores: a pool left spinning
     # after its run steals the cores from the other one.
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    return ort.InferenceSession(model if isinstance(model, bytes) else str(model), opts, providers=["CPUExecutionProvider"])
+    source = model if isinstance(model, bytes) else str(model)
+    return ort.InferenceSession(source, opts, providers=["CPUExecutionProvider"])
 
 
 def _checked_session(path: Path, threads: int, want: dict[str, object], stage: str):
@@ -209,7 +210,7 @@ class Recognizer:
         self.det = _session(Path(detector), threads)
         self.det_path, self.threads = Path(detector), threads
         # One view (camera frames): the detector runs at the frame's own shape, letterboxed to a multiple of
-        # 32 (vision.input_size), not at its exported square: 256x320 for a 640x480 frame, a fifth less work.
+        # 32 (vision.input_size), not at its exported square: 256x320 for a 640x480 frame, a fifth less of its work.
         self.fit_input = views == 1 if fit_input is None else fit_input
         self._sized: dict[tuple[int, int], object] = {}  # the detector's sessions at other input sizes
         self.cls = _session(Path(classifier), threads)
