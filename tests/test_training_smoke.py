@@ -210,3 +210,18 @@ def test_the_index_network_trains_exports_and_reads_corners_in_the_recognizer_of
     probs = r.read_cards(scene.image, quads)
     assert probs.shape == (len(quads), len(r.names)) and np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
     assert attempts == []
+
+
+def test_a_freshly_exported_detector_is_rewritten_for_a_frames_shape(offline_run):
+    """vision.input_size on what this Ultralytics exports now, not only on the shipped file."""
+    import numpy as np
+    import onnxruntime as ort
+
+    from vision.input_size import anchor_points, detector_graph
+
+    _, models, _ = offline_run
+    path = models["det"]
+    assert detector_graph(str(path), 64, 64) == path.read_bytes()
+    session = ort.InferenceSession(detector_graph(str(path), 32, 64), providers=["CPUExecutionProvider"])
+    out = session.run(None, {session.get_inputs()[0].name: np.zeros((1, 3, 32, 64), np.float32)})[0]
+    assert out.shape[-1] == anchor_points(32, 64)[0].shape[-1] == 42
