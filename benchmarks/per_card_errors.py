@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chratze.cli import model_options, recognizer_from, scene_options  # noqa: E402
 from vision.evaluate import generated_scenes, greedy_match, quad_iou  # noqa: E402
-from vision.geometry import min_area_quad  # noqa: E402
+from vision.geometry import min_area_quad, side_lengths  # noqa: E402
 
 IN_VIEW = ((0.6, "in view < 60 %"), (0.9, "in view 60-90 %"), (float("inf"), "in view >= 90 %"))
 FIT = ((0.7, "box IoU 0.5-0.7"), (0.85, "box IoU 0.7-0.85"), (float("inf"), "box IoU >= 0.85"))
@@ -38,7 +38,7 @@ def band(value: float, bands: tuple) -> str:
 
 def long_side(quad: np.ndarray) -> float:
     """How long the card is in the picture: the mean of its two long sides, in pixels."""
-    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    sides = side_lengths(quad)
     return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .geometry import best_roll, order_quad
+from .geometry import best_roll, order_quad, side_lengths
 
 # A corner whose patch the index network reads as `none` with this probability or more is hidden. Chosen on
 # 300 generated scenes apart from the evaluation's (seeds from 1,987,654): mAP50-95 0.837 without the
@@ -89,7 +89,7 @@ def card_size(outlines: list[np.ndarray], hidden: np.ndarray, m: np.ndarray) -> 
     short, long = [], []
     for outline, hid in zip(outlines, hidden):
         p = mapped(m, np.asarray(outline, float))
-        sides = np.linalg.norm(np.roll(p, -1, 0) - p, axis=1)
+        sides = side_lengths(p)
         for k in range(4):
             if not hid[k] and not hid[(k + 1) % 4]:
                 (short if sides[k] < (sides[(k + 1) % 4] + sides[k - 1]) / 2 else long).append(sides[k])
@@ -103,7 +103,7 @@ def slid(outline: np.ndarray, hidden: np.ndarray, m: np.ndarray, size: tuple[flo
     if shown.all() or not shown.any():
         return outline
     p = mapped(m, np.asarray(outline, float))
-    sides = np.linalg.norm(np.roll(p, -1, 0) - p, axis=1)
+    sides = side_lengths(p)
     even_short = sides[0] + sides[2] < sides[1] + sides[3]  # side k runs from corner k to k + 1
     length = (size[0], size[1]) if even_short else (size[1], size[0])  # by side k % 2
     q = p.copy()
