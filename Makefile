@@ -53,14 +53,14 @@ PACKS ?= swiss,drawn,svg-cards,cardsjs
 model: $(STAMP)
 	$(BIN)/python -m datasets.fetched
 	$(BIN)/python -m datasets.build runs/data --train $(SCENES) --val $$(( $(SCENES) / 10 )) --seed 1 --crops-per-card 3 --card-crops $(CROPS) --packs $(PACKS)
-	$(BIN)/python -m vision.train --data runs/data --out models --runs runs/train --device $(DEVICE) --stage detect
+	$(BIN)/python -m vision.training.train --data runs/data --out models --runs runs/train --device $(DEVICE) --stage detect
 	$(BIN)/python -m datasets.detector_crops runs/data-det --train $(SCENES) --val $$(( $(SCENES) / 10 )) --seed 5 --packs $(PACKS) --detector models/card-detector.onnx
 	rm -rf runs/data-cls && $(BIN)/python -m datasets.merge runs/data-cls runs/data runs/data-det:2
-	$(BIN)/python -m vision.train --data runs/data-cls --out models --runs runs/train --device $(DEVICE) --stage classify
+	$(BIN)/python -m vision.training.train --data runs/data-cls --out models --runs runs/train --device $(DEVICE) --stage classify
 	$(BIN)/python -m datasets.corner_crops runs/corners/pairs.npz --scenes $$(( $(SCENES) * 2 )) --seed 40 --packs $(PACKS) --detector models/card-detector.onnx
-	$(BIN)/python -m vision.train_corners --data runs/corners/pairs.npz --out models/card-corners.onnx --state runs/corners/last.pt
+	$(BIN)/python -m vision.training.train_corners --data runs/corners/pairs.npz --out models/card-corners.onnx --state runs/corners/last.pt
 	$(BIN)/python -m datasets.index_crops runs/index/patches.npz --scenes $$(( $(SCENES) * 2 )) --seed 63 --packs $(PACKS)
-	$(BIN)/python -m vision.train_index --data runs/index/patches.npz --out models/card-index.onnx --state runs/index/last.pt
+	$(BIN)/python -m vision.training.train_index --data runs/index/patches.npz --out models/card-index.onnx --state runs/index/last.pt
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chratze.cli import model_options, recognizer_from  # noqa: E402
+from chratze.options import model_options, recognizer_from  # noqa: E402
 from datasets.art import BACK, packs_of  # noqa: E402
 from datasets.scenes import camera, camera_effects, card_plane_quad, light, paste_card, project, table  # noqa: E402
 

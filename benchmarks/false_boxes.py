@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chratze.cli import model_options, recognizer_from  # noqa: E402
-from vision.evaluate import greedy_match, image_for, read_image, read_voc, real_photos  # noqa: E402
-from vision.geometry import box_iou, box_within  # noqa: E402
+from chratze.options import model_options, recognizer_from  # noqa: E402
+from vision.training.evaluate import greedy_match, image_for, read_image, read_voc, real_photos  # noqa: E402
+from vision.recognize.geometry import box_iou, box_within  # noqa: E402
 
 
 def kind(box, cards: list) -> str:

@@ -26,16 +26,17 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chratze.cli import model_options, recognizer_from  # noqa: E402
+from chratze.options import model_options, recognizer_from  # noqa: E402
 from datasets.art import SCANNED_PACKS, scanned_pack  # noqa: E402
-from datasets.virtual_table import TruthCamera, render_hand, table_events  # noqa: E402
+from datasets.virtual_table import render_hand, table_events
+from vision.table.virtual import TruthCamera  # noqa: E402
 from engine.events import CardCorrected, CardPlayed, UpcardShown  # noqa: E402
 from engine.session import Session, resolve  # noqa: E402
 from engine.simulate import simulate_hand  # noqa: E402
-from vision.layout import TableLayout  # noqa: E402
-from vision.live import LiveTable, run  # noqa: E402
-from vision.table_check import check_hand  # noqa: E402
-from vision.watch import Watcher  # noqa: E402
+from vision.table.layout import TableLayout  # noqa: E402
+from vision.table.live import LiveTable, run  # noqa: E402
+from vision.table.check import check_hand  # noqa: E402
+from vision.table.watch import Watcher  # noqa: E402
 
 
 def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False) -> dict:

@@ -2,7 +2,7 @@
 
     python benchmarks/map_losses.py [--scenes 200] [--seed N] [--views 2] [--detector …] [--corners …]
 
-The scenes, matching and mAP are ``chratze eval-detector``'s (``vision.evaluate``). Each row puts the
+The scenes, matching and mAP are ``chratze eval-detector``'s (``vision.training.evaluate``). Each row puts the
 scene's truth in for one kind of error of the found cards and scores again; its gain over "as found"
 is what mending that alone could win (an upper bound: the truth, not a better model):
 
@@ -24,9 +24,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chratze.cli import model_options, recognizer_from, scene_options  # noqa: E402
-from vision.evaluate import MAP_IOUS, detection_map, generated_scenes, greedy_match, quad_iou  # noqa: E402
-from vision.geometry import best_roll  # noqa: E402
+from chratze.options import model_options, recognizer_from, scene_options  # noqa: E402
+from vision.training.evaluate import MAP_IOUS, detection_map, generated_scenes, greedy_match, quad_iou  # noqa: E402
+from vision.recognize.geometry import best_roll  # noqa: E402
 
 HIDDEN = 0.5  # a corner whose patch shows less than this share counts as hidden
 FIXES = {"as found": (), "no false boxes": ("boxes",), "names right": ("names",),

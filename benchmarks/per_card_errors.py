@@ -5,7 +5,7 @@ tilted card is no rectangle).
 
     python benchmarks/per_card_errors.py [--scenes 200] [--seed N] [--truth-outline] [--detector …] [--corners …]
 
-The scenes are ``chratze eval-detector``'s (``vision.evaluate.generated_scenes``), matched the
+The scenes are ``chratze eval-detector``'s (``vision.training.evaluate.generated_scenes``), matched the
 same way (oriented boxes, IoU >= 0.5, highest confidence first); "right" is over the found cards.
 ``--truth-outline`` names each found card from its true outline instead (crop and corner patches:
 what the classifier and the index reader could do with perfect corners, the bound the corner fit
@@ -23,9 +23,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chratze.cli import model_options, recognizer_from, scene_options  # noqa: E402
-from vision.evaluate import generated_scenes, greedy_match, quad_iou  # noqa: E402
-from vision.geometry import min_area_quad, side_lengths  # noqa: E402
+from chratze.options import model_options, recognizer_from, scene_options  # noqa: E402
+from vision.training.evaluate import generated_scenes, greedy_match, quad_iou  # noqa: E402
+from vision.recognize.geometry import min_area_quad, side_lengths  # noqa: E402
 
 IN_VIEW = ((0.6, "in view < 60 %"), (0.9, "in view 60-90 %"), (float("inf"), "in view >= 90 %"))
 FIT = ((0.7, "box IoU 0.5-0.7"), (0.85, "box IoU 0.7-0.85"), (float("inf"), "box IoU >= 0.85"))

@@ -1,4 +1,4 @@
-"""Covered cards completed from the table's plane (``vision.plane``): what each part of it wins,
+"""Covered cards completed from the table's plane (``vision.recognize.plane``): what each part of it wins,
 against what it could.
 
     python benchmarks/plane_completion.py [--scenes 200] [--seed N] [--views 2] [--detector …] [--corners …]
@@ -10,10 +10,10 @@ its way. Scenes, matching and mAP as ``chratze eval-detector``. Rows:
   patch is less than half in view (the most any completion could win; ``benchmarks/map_losses.py``);
 - ``plane: camera true, size true``: the scene's own camera (``Scene.camera``) and card size, hidden
   corners told by the truth: the most this completion can win;
-- ``plane: camera fitted`` / ``size fitted`` / ``both fitted``: each as ``vision.plane`` estimates it
+- ``plane: camera fitted`` / ``size fitted`` / ``both fitted``: each as ``vision.recognize.plane`` estimates it
   from the found outlines, hidden corners still told by the truth;
 - ``plane: both fitted, hidden told by the layers``: a corner is hidden where it lies beyond the
-  picture's edge or in a card that ``vision.layers`` puts on top of its own (``Detection.under``);
+  picture's edge or in a card that ``vision.recognize.layers`` puts on top of its own (``Detection.under``);
 - ``plane: both fitted, hidden told by the index network``: the shipped stage (``eval-detector``'s
   figure with two views).
 """
@@ -30,11 +30,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.map_losses import HIDDEN, matches, print_rows  # noqa: E402
-from chratze.cli import model_options, recognizer_from, scene_options  # noqa: E402
-from vision.evaluate import MAP_IOUS, generated_scenes  # noqa: E402
-from vision.geometry import best_roll  # noqa: E402
-from vision.index import NONE  # noqa: E402
-from vision.plane import card_size, fit_camera, hidden_corners, slid  # noqa: E402
+from chratze.options import model_options, recognizer_from, scene_options  # noqa: E402
+from vision.training.evaluate import MAP_IOUS, generated_scenes  # noqa: E402
+from vision.recognize.geometry import best_roll  # noqa: E402
+from vision.recognize.index import NONE  # noqa: E402
+from vision.recognize.plane import card_size, fit_camera, hidden_corners, slid  # noqa: E402
 
 # plane rows: name -> (camera, card size, which corners are hidden); "true" is the scene's own
 PLANE_ROWS = {

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chratze.cli import model_options, recognizer_from  # noqa: E402
+from chratze.options import model_options, recognizer_from  # noqa: E402
 from datasets.art import all_packs  # noqa: E402
 from datasets.scenes import SceneOptions, render_scene  # noqa: E402
 
@@ -72,7 +72,7 @@ def main() -> None:
     for name in NETWORKS:
         if getattr(rec, name) is not None:
             setattr(rec, name, Timed(getattr(rec, name), name, spent))
-    for size, session in rec._sized.items():  # the detector at the frames' own shape (vision.input_size)
+    for size, session in rec._sized.items():  # the detector at the frames' own shape (vision.recognize.input_size)
         rec._sized[size] = Timed(session, "det", spent)
     times, found = [], []
     for f in frames:

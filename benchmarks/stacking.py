@@ -1,7 +1,7 @@
-"""Which card lies on top (vision.layers), on generated scenes, whose stacking order is known.
+"""Which card lies on top (vision.recognize.layers), on generated scenes, whose stacking order is known.
 
 A scene's cards are laid in order, each later one on the earlier ones. For every two overlapping
-outlines the recognizer found on two different cards, this counts how often vision.layers decides an
+outlines the recognizer found on two different cards, this counts how often vision.recognize.layers decides an
 order and how often that order is right; and for every face-up card at least ``--min-visible`` in
 view, whether the box of its part in view (its outline less the cards laid after it) is met at IoU
 0.5 by the whole box the recognizer reports (``Detection.box``) and by the box of its part in view
@@ -21,11 +21,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision import layers  # noqa: E402
-from vision.edges import edge_image  # noqa: E402
-from vision.evaluate import generated_scenes, greedy_match  # noqa: E402
-from vision.geometry import box_iou, quad_iou  # noqa: E402
-from vision.recognize import PHOTO_VIEWS, BACK, Recognizer  # noqa: E402
+from vision.recognize import layers  # noqa: E402
+from vision.recognize.edges import edge_image  # noqa: E402
+from vision.training.evaluate import generated_scenes, greedy_match  # noqa: E402
+from vision.recognize.geometry import box_iou, quad_iou  # noqa: E402
+from vision.recognize import BACK, Recognizer  # noqa: E402
 
 SEED = 4_242_000  # away from the training seeds and from eval-detector's scenes
 
@@ -47,10 +47,10 @@ def main() -> None:
     ap.add_argument("--scenes", type=int, default=400)
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--min-visible", type=float, default=0.1)
-    ap.add_argument("--views", type=int, default=PHOTO_VIEWS)
+    ap.add_argument("--views", type=int, default=2)
     ap.add_argument("--sweep", action="store_true")
     ap.add_argument("--sliver", type=int, default=layers.SLIVER,
-                    help="vision.layers.SLIVER for the recognizer's parts in view (default %(default)s)")
+                    help="vision.recognize.layers.SLIVER for the recognizer's parts in view (default %(default)s)")
     args = ap.parse_args()
     layers.SLIVER = args.sliver
     rec = Recognizer(views=args.views)

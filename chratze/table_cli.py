@@ -3,13 +3,27 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
 from pathlib import Path
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "docs" / "examples" / "evening.json"
+import cv2
+
+from engine import history
+from engine.events import HandStarted
+from engine.report import format_text, session_summary
+from engine.session import Session
+from vision.recognize import VIDEO, ModelMissing
+from vision.table.check import check_hand
+from vision.table.layout import LayoutError, TableLayout, mat_layout, render_mat
+from vision.table.live import LiveTable, run
+from vision.table.sources import Resilient, SourceError, open_source
+from vision.table.taps import TapsError, load_taps
+from vision.table.virtual import EXAMPLE, RecordError, render_record_hand, write_virtual_table
+from vision.table.watch import Watcher
+
+from .options import model_options, recognizer_from
 
 
 # ------------------------------------------------------------------ helpers
@@ -22,26 +36,15 @@ def write_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def load_taps(path: str) -> list:
-    from engine.events import EventError, event_from_dict
-
+def _taps(path: str) -> list:
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-        return [(float(t["t"]), event_from_dict(t["event"])) for t in doc["taps"]]
-    except (OSError, ValueError, KeyError, TypeError, EventError) as exc:
-        raise SystemExit(f"chratze: cannot read taps {path}: {exc}") from None
-
-
-def taps_doc(taps) -> dict:
-    return {"format": "chratze-taps", "version": 1,
-            "taps": [{"t": round(tap.t, 3), "event": tap.event.to_dict()} for tap in taps]}
+        return load_taps(path)
+    except TapsError as exc:
+        raise SystemExit(f"chratze: {exc}") from None
 
 
 def _session_from(record: Path | None):
     """The session to continue: the record file if it exists (a restart loses nothing)."""
-    from engine import history
-    from engine.session import Session
-
     if record is None or not record.exists():
         return Session()
     result = history.read(record.read_text(encoding="utf-8"))
@@ -58,18 +61,9 @@ def _printer(t0: list[float]):
 
 # ------------------------------------------------------------------ watch
 def _watch(args: argparse.Namespace) -> int:
-    from chratze.cli import recognizer_from
-    from engine import history
-    from engine.events import HandStarted
-    from vision.layout import LayoutError, TableLayout
-    from vision.live import LiveTable, run
-    from vision.recognize import ModelMissing
-    from vision.sources import Resilient, SourceError, open_source
-    from vision.watch import Watcher
-
     try:
         layout = TableLayout.load(args.layout) if args.layout else None
-        recognizer = recognizer_from(args, reuse_frames=2)
+        recognizer = recognizer_from(args, VIDEO)
     except (LayoutError, ModelMissing) as exc:
         print(f"chratze watch: {exc}", file=sys.stderr)
         return 2
@@ -79,7 +73,7 @@ def _watch(args: argparse.Namespace) -> int:
     watcher = Watcher(session, layout, on_record=save)
     table = LiveTable(watcher, recognizer, Path(args.snapshots) if args.snapshots else None,
                       keep_annotated=bool(args.annotate or args.show))
-    taps = load_taps(args.taps) if args.taps else []
+    taps = _taps(args.taps) if args.taps else []
     if args.seats:
         seats = tuple(s.strip() for s in args.seats.split(","))
         taps.insert(0, (0.0, HandStarted(seats, args.dealer or seats[0], 0, 0)))
@@ -109,8 +103,6 @@ def _timed(frames, clock: list[float]):
 def _annotated_writer(args, table):
     if not (args.annotate or args.show):
         return None
-    import cv2
-
     state: dict = {}
 
     def write(frame) -> None:
@@ -132,8 +124,6 @@ def _annotated_writer(args, table):
 
 # ------------------------------------------------------------------ mat
 def _mat(args: argparse.Namespace) -> int:
-    from vision.layout import LayoutError, mat_layout, render_mat
-
     try:
         path = render_mat(args.players, args.out)
     except (LayoutError, OSError, ValueError) as exc:
@@ -146,48 +136,26 @@ def _mat(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------ virtual table
-def render_record_hand(record: Path, hand_no: int, seed: int, pack_name: str | None = None):
-    """The hand rendered, the events a real table records of it, and the house rules."""
-    from datasets.art import SCANNED_PACKS, scanned_pack
-    from datasets.virtual_table import render_hand, table_events
-    from engine import history
-
-    session = history.loads(record.read_text(encoding="utf-8"))
-    if not 1 <= hand_no <= len(session.hands):
-        raise SystemExit(f"chratze: {record} has {len(session.hands)} hand(s), not {hand_no}")
-    events = table_events(session.hands[hand_no - 1].events)
-    pack = scanned_pack(pack_name or SCANNED_PACKS[seed % 2])
-    return render_hand(events, pack, seed, session.rules), events, session.rules
-
-
 def _virtual_table(args: argparse.Namespace) -> int:
-    vh, _, _ = render_record_hand(Path(args.record), args.hand, args.seed, args.pack)
-    _write_virtual_table(vh, Path(args.out))
+    vh, _, _ = _rendered(Path(args.record), args.hand, args.seed, args.pack)
+    write_virtual_table(vh, Path(args.out))
     return 0
 
 
-def _write_virtual_table(vh, out: Path) -> None:
-    """The video and, beside it, the layout, the taps and the truth (taps.json last: it marks it complete)."""
-    from vision.layout import TableLayout
-
-    out.mkdir(parents=True, exist_ok=True)
-    vh.write_video(str(out / "table.avi"))
-    TableLayout.from_dict({"zones": vh.zones, "frame": list(vh.size)}).save(out / "layout.json")
-    (out / "truth.json").write_text(json.dumps([v.__dict__ for v in vh.visuals], indent=1) + "\n")
-    (out / "taps.json").write_text(json.dumps(taps_doc(vh.taps), indent=1, ensure_ascii=False) + "\n")
-    print(f"{out / 'table.avi'}: {vh.duration:.1f} s at {vh.fps:.0f} fps; layout.json, taps.json, truth.json")
+def _rendered(record: Path, hand_no: int, seed: int, pack: str | None = None):
+    try:
+        return render_record_hand(record, hand_no, seed, pack)
+    except RecordError as exc:
+        raise SystemExit(f"chratze: {exc}") from None
 
 
 # ------------------------------------------------------------------ demo
 def _demo(args: argparse.Namespace) -> int:
     """Render a hand of the bundled evening and referee it from the video, as at a table."""
-    from engine.report import format_text, session_summary
-    from vision.table_check import check_hand
-
     out = Path(args.out)
     print(f"rendering hand {args.hand} of {EXAMPLE.name} as a webcam video (no camera attached) ...", flush=True)
-    vh, record, rules = render_record_hand(EXAMPLE, args.hand, args.seed)
-    _write_virtual_table(vh, out)
+    vh, record, rules = _rendered(EXAMPLE, args.hand, args.seed)
+    write_virtual_table(vh, out)
     # `watch` on the rendered video, with this command's model options as they are (every one of them)
     ns = argparse.Namespace(**{**vars(args), "source": str(out / "table.avi"), "layout": str(out / "layout.json"),
                                "taps": str(out / "taps.json"), "record": str(out / "record.json"),
@@ -210,7 +178,7 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub, model_args) -> None:
+def add_commands(sub) -> None:
     p = sub.add_parser("watch", help="referee from a camera, video, image folder or stream")
     p.add_argument("--source", required=True, help="webcam index (0), video file, image folder, or http/rtsp URL")
     p.add_argument("--layout", help="table layout JSON (zones, or a mat's layout from `chratze mat`)")
@@ -221,7 +189,7 @@ def add_commands(sub, model_args) -> None:
     p.add_argument("--snapshots", help="folder for a picture of every recorded card")
     p.add_argument("--annotate", help="write the annotated video here (.avi)")
     p.add_argument("--show", action="store_true", help="show the annotated picture in a window")
-    model_args(p)
+    model_options(p)
     p.set_defaults(run=_watch)
 
     p = sub.add_parser("mat", help="write a printable table mat with ArUco markers (PDF or PNG)")
@@ -241,5 +209,5 @@ def add_commands(sub, model_args) -> None:
     p.add_argument("--hand", type=int, default=1)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default="runs/demo")
-    model_args(p)
+    model_options(p)
     p.set_defaults(run=_demo)

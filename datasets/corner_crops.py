@@ -1,4 +1,4 @@
-"""Training pairs for the corner stage (:mod:`vision.corners`): a window around each box the
+"""Training pairs for the corner stage (:mod:`vision.recognize.corners`): a window around each box the
 detector puts on a card, and where that card's true corners lie in it.
 
 Each scene is rendered from its seed (as :mod:`datasets.detector_crops` does), the detector runs
@@ -20,6 +20,9 @@ import argparse
 from pathlib import Path
 
 import numpy as np
+
+from vision.recognize.corners import SIZE, cut_window, matched_corners
+from vision.recognize.geometry import greedy_match, quad_iou
 
 from .art import DEFAULT_GROUPS, packs_of, parse_groups
 from .build import map_jobs, scene_seed
@@ -53,8 +56,6 @@ def pairs_of_scene(image: np.ndarray, cards: list, boxes: list[np.ndarray], rng:
                    jitter: int, near_copies: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
     """(window, true corners in it) for each box matching a card, ``jitter`` more per box, and
     ``near_copies`` at the card's outline moved a little."""
-    from vision.corners import cut_window, matched_corners  # noqa: PLC0415
-    from vision.evaluate import greedy_match, quad_iou  # noqa: PLC0415
 
     matched = greedy_match([(b, 1.0) for b in boxes], [(c.quad, c.code) for c in cards], quad_iou, MIN_IOU)
     out = []
@@ -71,7 +72,6 @@ def _job(args: tuple[int, int, int, tuple[str, ...], tuple[float, ...]]) -> tupl
     scene = render_scene(seed, packs_of(groups), SceneOptions(layouts=layouts))
     boxes = [q for q, _ in worker_recognizer().detect_cards(scene.image)]
     pairs = pairs_of_scene(scene.image, scene.labelled(), boxes, np.random.default_rng(seed), jitter, near_copies)
-    from vision.corners import SIZE  # noqa: PLC0415
 
     if not pairs:
         return np.zeros((0, SIZE, SIZE, 3), np.uint8), np.zeros((0, 4, 2), np.float32)

@@ -13,12 +13,24 @@ import math
 
 import numpy as np
 
-from vision.geometry import min_area_quad, rectify
 from vision.recognize import BACK
+from vision.recognize.geometry import min_area_quad, rectify
 
 from .art import varied_back
-from .scenes import (_area, _sane, camera, camera_effects, card_plane_quad, choose_pack, draw_hand, light,
-                     paste_card, project, table, visible_fraction)
+from .scenes import (
+    _area,
+    _sane,
+    camera,
+    camera_effects,
+    card_plane_quad,
+    choose_pack,
+    draw_hand,
+    light,
+    paste_card,
+    project,
+    table,
+    visible_fraction,
+)
 
 MIN_VISIBLE = 0.75  # a crop of a mostly covered card would teach the classifier to guess
 

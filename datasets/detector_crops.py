@@ -25,6 +25,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.recognize import DETECTOR, Recognizer
+from vision.recognize.geometry import CROP_H, CROP_W, greedy_match, quad_iou, rectify
+
 from .art import CROP_CLASSES, DEFAULT_GROUPS, PACK_GROUPS, packs_of, parse_groups
 from .build import layouts_option, run_jobs, scene_seed
 from .scenes import Scene, SceneOptions, render_scene
@@ -39,7 +42,6 @@ def init_worker(detector: str, corners: str | None = None) -> None:
     """Load the detector once in each worker process, with the corner fit ``corners`` (None: the
     boxes as found)."""
     global _recognizer
-    from vision.recognize import Recognizer  # noqa: PLC0415 - the detector only runs when crops are built
 
     _recognizer = Recognizer(Path(detector), threads=1, corners=Path(corners) if corners else None, index=None)
 
@@ -53,7 +55,6 @@ def matched_outlines(image: np.ndarray, cards: list, recognizer) -> dict[int, np
     """The outlines ``recognizer`` finds (and fits, as it reads them) in ``image``, by the index
     of the card of ``cards`` each matches (IoU >= MIN_IOU, surest first, as ``chratze
     eval-detector`` matches)."""
-    from vision.evaluate import greedy_match, quad_iou  # noqa: PLC0415
 
     found = recognizer.detect_cards(image)
     found = list(zip(recognizer.refine(image, [q for q, _ in found]), [s for _, s in found]))
@@ -63,7 +64,6 @@ def matched_outlines(image: np.ndarray, cards: list, recognizer) -> dict[int, np
 
 def crops_of_scene(image: np.ndarray, cards: list, recognizer) -> list[tuple[str, np.ndarray]]:
     """(card code, RGB crop) for each detected box matching a card in view enough."""
-    from vision.geometry import CROP_H, CROP_W, rectify  # noqa: PLC0415
 
     cards = [c for c in cards if c.visible >= MIN_VISIBLE]
     return [(cards[j].code, rectify(image, quad, (CROP_W, CROP_H)))
@@ -111,7 +111,6 @@ def render_options(ap: argparse.ArgumentParser) -> None:
 
 def detector_run_options(ap: argparse.ArgumentParser) -> None:
     """Options of a set rendered and run through a detector: :func:`render_options` and the detector."""
-    from vision.recognize import DETECTOR  # noqa: PLC0415
 
     render_options(ap)
     ap.add_argument("--detector", type=Path, default=DETECTOR)

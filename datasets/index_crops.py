@@ -1,4 +1,4 @@
-"""Training patches for the index stage (:mod:`vision.index`): each card's four corner patches,
+"""Training patches for the index stage (:mod:`vision.recognize.index`): each card's four corner patches,
 named by the card they show or ``none``.
 
 Each scene is rendered from its seed; every card at least ``MIN_VISIBLE`` in view gives its four
@@ -25,6 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.recognize import DETECTOR
+from vision.recognize.index import NONE, SIZE, corner_patches
+
 from .art import BACK, DEFAULT_GROUPS, packs_of, parse_groups
 from .build import map_jobs, scene_seed
 from .corner_crops import near, val_path
@@ -39,7 +42,6 @@ def patches_of_scene(scene, rng: np.random.Generator,
                      outlines: dict[int, np.ndarray] | None = None) -> tuple[list[np.ndarray], list[str]]:
     """(patches, names) of every card of ``scene`` in view enough, cut near its true outline, or
     at ``outlines`` (fitted outlines by the index of the card in ``scene.cards`` they match)."""
-    from vision.index import NONE, corner_patches  # noqa: PLC0415
 
     patches, names = [], []
     for k, card in enumerate(scene.cards):
@@ -78,8 +80,6 @@ def build(out: Path, scenes: int, seed: int = 63, split: str = "train", workers:
           corners: Path | None = None) -> int:
     """Write the patches of ``scenes`` scenes to ``out``; returns how many. With ``corners`` they
     are cut at the outlines ``detector`` and ``corners`` fit, else near the true ones."""
-    from vision.index import SIZE  # noqa: PLC0415
-    from vision.recognize import DETECTOR  # noqa: PLC0415
 
     packs_of(groups)  # fail here, once, if a group is unknown or its art is missing
     jobs = [(scene_seed(seed, split, i), groups, layouts) for i in range(scenes)]

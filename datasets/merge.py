@@ -7,7 +7,7 @@ Classifier crops are chosen class by class and linked::
 
     python -m datasets.merge runs/data6 runs/data234:0.4 runs/data5:2
 
-writes ``runs/data6/classify/{train,val}/<card>/`` for ``python -m vision.train --stage classify``.
+writes ``runs/data6/classify/{train,val}/<card>/`` for ``python -m vision.training.train --stage classify``.
 Detector scenes (``--detect``) are listed by absolute path, since a scene is an image and its
 label file side by side; ``--val SET`` validates on all of that set's scenes instead::
 

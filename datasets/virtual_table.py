@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Iterator
 
 import cv2
 import numpy as np
@@ -395,54 +395,3 @@ class _Timeline:
 def table_events(events: list[Event]) -> list[Event]:
     """What a real table's record of the hand holds: everything but the known hands."""
     return [ev for ev in events if not isinstance(ev, HandsKnown)]
-
-
-@dataclass
-class TruthRead:
-    """A read made from the renderer's ground truth: a perfect detector, a noisy classifier."""
-
-    card: str
-    confidence: float
-    box: tuple[float, float, float, float]
-    corners: list[tuple[float, float]]
-    alternatives: list[tuple[str, float]]
-
-
-class TruthCamera:
-    """Frames of a rendered hand, and a reader that reports what is really in the last one
-    (``read``), imperfectly: for testing the live table without the model."""
-
-    def __init__(self, frames: Iterable[tuple[float, np.ndarray, list[dict]]], rng: np.random.Generator,
-                 misread: float = 0.1) -> None:
-        self._frames, self.rng, self.misread = frames, rng, misread
-        self._truth: list[dict] = []
-
-    def frames(self) -> Iterator:
-        from vision.sources import Frame  # noqa: PLC0415
-
-        for i, (t, img, truth) in enumerate(self._frames):
-            self._truth = truth
-            yield Frame(img, t, i)
-
-    def read(self, img: np.ndarray) -> list[TruthRead]:
-        return truth_reads(self._truth, self.rng, self.misread)
-
-
-def truth_reads(truth: list[dict], rng: np.random.Generator, misread: float = 0.1,
-                min_visible: float = 0.5) -> list[TruthRead]:
-    """What an imperfect recognizer would report: covered cards missed, some cards misread."""
-    from engine.cards import DECK  # noqa: PLC0415
-
-    out = []
-    for c in truth:
-        if c["visible"] < min_visible:
-            continue
-        q = c["quad"]
-        box = (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
-        code, alts = c["card"], []
-        if rng.random() < misread:
-            wrong = DECK[int(rng.integers(len(DECK)))].code
-            if wrong != code:
-                code, alts = wrong, [(c["card"], 0.3)]
-        out.append(TruthRead(code, float(rng.uniform(0.6, 0.95)), box, [tuple(map(float, p)) for p in q], alts))
-    return out

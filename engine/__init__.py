@@ -5,8 +5,21 @@ compute all state from it.
 """
 
 from .cards import DECK, Card, CardError, card, cards
-from .events import (BidMade, CardCorrected, CardPlayed, Event, EventError, Exchanged, FlagRuled,
-                     HandsKnown, HandStarted, TrumpSixSwapped, Undo, UpcardShown, event_from_dict)
+from .events import (
+                     BidMade,
+                     CardCorrected,
+                     CardPlayed,
+                     Event,
+                     EventError,
+                     Exchanged,
+                     FlagRuled,
+                     HandsKnown,
+                     HandStarted,
+                     TrumpSixSwapped,
+                     Undo,
+                     UpcardShown,
+                     event_from_dict,
+)
 from .flags import Flag
 from .hand import Hand, IllegalEvent
 from .ledger import Payment, settle_up

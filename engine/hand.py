@@ -14,13 +14,21 @@ that proves it.
 from __future__ import annotations
 
 import copy
-
 from dataclasses import dataclass, field
 from typing import Callable
 
 from .cards import Card, card
-from .events import (BidMade, CardPlayed, Event, Exchanged, FlagRuled, HandsKnown, HandStarted,
-                     TrumpSixSwapped, UpcardShown)
+from .events import (
+    BidMade,
+    CardPlayed,
+    Event,
+    Exchanged,
+    FlagRuled,
+    HandsKnown,
+    HandStarted,
+    TrumpSixSwapped,
+    UpcardShown,
+)
 from .flags import Flag
 from .rules import HouseRules, broken_obligation, legal_cards, trick_winner_index
 
@@ -30,7 +38,6 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 7
 
 class IllegalEvent(ValueError):
     """An event that cannot happen now; the message is the reason, for the person at the table."""
-
 
 @dataclass
 class Play:

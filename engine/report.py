@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import SUITS, FRENCH_SUIT_NAMES
+from .cards import FRENCH_SUIT_NAMES, SUITS
 from .hand import Hand
 from .session import Session
 from .settlement import Settlement

@@ -4,9 +4,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision import corners
-from vision.corners import BASE, GROW, SIZE, convex_quad, from_window, matched_corners, to_window, window
-from vision.geometry import quad_iou
+from vision.recognize import corners
+from vision.recognize.corners import BASE, GROW, SIZE, convex_quad, from_window, matched_corners, to_window, window
+from vision.recognize.geometry import quad_iou
 
 BOX = cv2.boxPoints(((200.0, 150.0), (60.0, 90.0), 20.0)).astype(np.float32)
 
@@ -58,10 +58,12 @@ class FakeCorners:
 
 
 def refiner(answer: np.ndarray, passes: int = 1):
-    from vision.recognize import Recognizer
+    from dataclasses import replace
+
+    from vision.recognize import FRAME, Recognizer
 
     r = Recognizer.__new__(Recognizer)
-    r.corners, r.corner_passes = FakeCorners(answer), passes
+    r.corners, r.settings = FakeCorners(answer), replace(FRAME, corner_passes=passes)
     return r
 
 
@@ -90,8 +92,8 @@ def test_a_box_stays_as_found_where_the_network_gives_no_card_outline_near_it(an
 
 
 def test_a_corner_network_trained_for_another_window_is_refused(tmp_path, monkeypatch):
-    from vision import recognize
-    from vision.recognize import CORNERS, _corner_session
+    from vision.recognize import recognizer as recognize
+    from vision.recognize.recognizer import CORNERS, _corner_session
 
     monkeypatch.setattr(corners, "GROW", GROW + 0.1)
     with pytest.raises(ValueError, match="grow"):

@@ -1,9 +1,11 @@
 """The outline's last step: each fitted side snapped onto the card's edge where the picture shows it."""
 
 import cv2
+from dataclasses import replace
+
 import numpy as np
 
-from vision.edges import edge_image, snap_all
+from vision.recognize.edges import edge_image, snap_all
 
 CARD = np.float32([[212.3, 101.6], [318.9, 118.2], [296.4, 262.7], [189.8, 246.1]])  # a tilted card, clockwise
 UP = 8  # drawn this many times finer and shrunk, so its edges lie between pixels where CARD says
@@ -76,23 +78,23 @@ def test_a_pen_lying_across_part_of_a_side_does_not_pull_the_side_onto_its_edge(
 
 
 def test_the_recognizer_reports_the_snapped_outline_but_leaves_a_box_the_fit_did_not_take():
-    from vision.recognize import Recognizer
+    from vision.recognize import FRAME, Recognizer
 
     r = Recognizer.__new__(Recognizer)
-    r.corners, r.snap_edges = object(), True
+    r.corners, r.settings = object(), replace(FRAME, snap_edges=True)
     image = table(CARD)
     box = CARD + np.float32([[-6, -6], [6, -6], [6, 6], [-6, 6]])
     fitted = moved(CARD, 0, 1.5)
     snapped, kept = r.snap(image, [box, box], [fitted, box])
     assert np.abs(snapped - CARD).max() < 0.3
     assert np.array_equal(kept, box)
-    r.snap_edges = False
+    r.settings = FRAME
     assert np.array_equal(r.snap(image, [box], [fitted])[0], fitted)
 
 
 def test_a_photo_s_outlines_are_snapped_and_a_camera_frame_s_are_not_unless_asked():
     from vision.recognize import Recognizer
 
-    assert Recognizer(views=2).snap_edges
-    assert not Recognizer().snap_edges
-    assert Recognizer(snap_edges=True).snap_edges
+    assert Recognizer(views=2).settings.snap_edges
+    assert not Recognizer().settings.snap_edges
+    assert Recognizer(snap_edges=True).settings.snap_edges

@@ -1,9 +1,9 @@
-"""Scoring the detector on labelled real photos (vision.evaluate.evaluate_real)."""
+"""Scoring the detector on labelled real photos (vision.training.evaluate.evaluate_real)."""
 
 import cv2
 import numpy as np
 
-from vision.evaluate import Report, evaluate_real, interval
+from vision.training.evaluate import Report, evaluate_real, interval
 from vision.recognize import Detection
 
 VOC = """<annotation>{}</annotation>"""

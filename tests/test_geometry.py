@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.geometry import box_cover, box_iou, box_under, crosswise, elongation, order_quad, rect_within, rectify, sideways
+from vision.recognize.geometry import box_cover, box_iou, box_under, crosswise, elongation, order_quad, rect_within, rectify, sideways
 
 
 def rect(cx, cy, w, h, deg):

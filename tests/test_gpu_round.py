@@ -1,4 +1,4 @@
-"""The training round in short steps (vision.round), run tiny on the CPU as it runs on a GPU
+"""The training round in short steps (vision.training.round), run tiny on the CPU as it runs on a GPU
 machine: offline, without polars, each step going on from the last (docs/gpu-round.md)."""
 
 import sys
@@ -16,8 +16,8 @@ def tiny_round(tmp_path_factory):
     polars missing, as on the lent machines."""
     mp = pytest.MonkeyPatch()
     attempts = block_network(mp)
-    from vision import offline  # noqa: F401  (before ultralytics, as vision.train imports it)
-    from vision import round as gpu_round
+    from vision.training import offline  # noqa: F401  (before ultralytics, as vision.training.train imports it)
+    from vision.training import round as gpu_round
     from ultralytics.engine.trainer import BaseTrainer
 
     mp.setitem(sys.modules, "polars", None)  # `import polars` fails
@@ -65,7 +65,7 @@ def test_the_corners_step_cuts_its_windows_round_the_boxes_of_the_round_s_detect
     """A call's out folder is emptied before the next call, so the detector is looked for in the work folder."""
     import onnx
 
-    from vision import round as gpu_round
+    from vision.training import round as gpu_round
 
     work, _, _, _ = tiny_round
     made = gpu_round.corners(work, tmp_path / "out", minutes=None, scenes=4, seed=9, workers=1, epochs=1)
@@ -75,7 +75,7 @@ def test_the_corners_step_cuts_its_windows_round_the_boxes_of_the_round_s_detect
 
 
 def test_a_built_data_set_is_not_built_again(tiny_round):
-    from vision import round as gpu_round
+    from vision.training import round as gpu_round
 
     work, _, _, _ = tiny_round
     images = sorted((work / "data" / "detect" / "images" / "train").iterdir())
@@ -88,7 +88,7 @@ def test_results_read_without_polars_are_what_polars_reads(tiny_round, tmp_path)
 
     from ultralytics.engine.trainer import BaseTrainer
 
-    from vision.train import read_results_csv
+    from vision.training.train import read_results_csv
 
     _, out, _, _ = tiny_round
     trainer = SimpleNamespace(csv=out / "detect1-results.csv")
@@ -97,8 +97,8 @@ def test_results_read_without_polars_are_what_polars_reads(tiny_round, tmp_path)
 
 
 def test_corner_training_given_minutes_runs_only_the_epochs_that_fit(tmp_path):
-    from vision.corners import SIZE
-    from vision.train_corners import train
+    from vision.recognize.corners import SIZE
+    from vision.training.train_corners import train
 
     rng = np.random.default_rng(0)
     data = tmp_path / "pairs.npz"
@@ -113,7 +113,7 @@ def test_corner_training_given_minutes_runs_only_the_epochs_that_fit(tmp_path):
 
 
 def test_epochs_that_fit_a_budget_count_the_ones_done():
-    from vision.train_corners import epochs_that_fit
+    from vision.training.train_corners import epochs_that_fit
 
     assert epochs_that_fit(done=1, seconds=10.0, budget=35.0) == 3
     assert epochs_that_fit(done=2, seconds=50.0, budget=10.0) == 2  # never fewer than are done
@@ -121,7 +121,7 @@ def test_epochs_that_fit_a_budget_count_the_ones_done():
 
 @pytest.mark.parametrize("name, torch_name", [("0", "cuda:0"), ("1,2", "cuda:1"), ("cpu", "cpu"), ("cuda:0", "cuda:0")])
 def test_a_gpu_is_named_for_pytorch_as_ultralytics_names_it(name, torch_name):
-    from vision.train_corners import torch_device
+    from vision.training.train_corners import torch_device
 
     assert torch_device(name) == torch_name
 
@@ -129,7 +129,7 @@ def test_a_gpu_is_named_for_pytorch_as_ultralytics_names_it(name, torch_name):
 def test_a_shrunk_schedule_ends_at_the_rate_a_full_one_ends_at():
     import torch
 
-    from vision.train_corners import one_cycle
+    from vision.training.train_corners import one_cycle
 
     def last_rate(steps: int, done: int) -> float:
         opt = torch.optim.AdamW(torch.nn.Linear(2, 2).parameters(), lr=1e-3)
@@ -144,7 +144,7 @@ def test_a_shrunk_schedule_ends_at_the_rate_a_full_one_ends_at():
 
 
 def test_the_steps_run_from_the_command_line(tmp_path):
-    from vision.round import main
+    from vision.training.round import main
 
     main(["data", "--work", str(tmp_path), "--scenes", "2", "--seed", "4", "--workers", "1", "--packs", "swiss"])
     assert len(list((tmp_path / "data" / "detect" / "images" / "train").iterdir())) == 2

@@ -5,7 +5,7 @@ import pytest
 
 from datasets.index_crops import as_card, patches_of_scene
 from datasets.scenes import PlacedCard, Scene
-from vision.index import NONE, SIZE, combine, corner_patches
+from vision.recognize.index import NONE, SIZE, combine, corner_patches
 
 NAMES = ["Ah", "Kh", "back"]  # the classifier's classes
 CORNER_NAMES = ["Ah", "Kh", NONE]  # the index network's
@@ -172,10 +172,10 @@ def test_the_cards_corners_change_the_read_the_recognizer_gives():
 
 
 def test_a_card_the_classifier_is_sure_of_is_not_read_again_from_its_corners():
-    from vision.recognize import INDEX_UNSURE
+    from vision.recognize import FRAME
 
     image, quad = card_with_coloured_corners()
-    sure = [INDEX_UNSURE, (1 - INDEX_UNSURE) / 2, (1 - INDEX_UNSURE) / 2]
+    sure = [FRAME.index_unsure, (1 - FRAME.index_unsure) / 2, (1 - FRAME.index_unsure) / 2]
     r = reader([0.05, 0.9, 0.05], sure)
     probs = r.read_cards(image, [quad, quad + 5])
     assert r.index.runs == []
@@ -192,8 +192,8 @@ def test_only_the_cards_the_classifier_is_unsure_of_are_read_from_their_corners(
 
 
 def test_an_index_network_trained_on_other_patches_is_refused(monkeypatch):
-    from vision import index
-    from vision.recognize import INDEX, _index_session
+    from vision.recognize import index
+    from vision.recognize.recognizer import INDEX, _index_session
 
     monkeypatch.setattr(index, "SHARE", index.SHARE + 0.05)
     with pytest.raises(ValueError, match="share"):

@@ -1,12 +1,12 @@
-"""The detector run at a frame's own shape (vision.input_size): the same network, less grey padding."""
+"""The detector run at a frame's own shape (vision.recognize.input_size): the same network, less grey padding."""
 
 import numpy as np
 import pytest
 
 from datasets.art import all_packs
 from datasets.scenes import SceneOptions, render_scene
-from vision.geometry import quad_iou
-from vision.input_size import anchor_points, detector_graph, fitting
+from vision.recognize.geometry import quad_iou
+from vision.recognize.input_size import anchor_points, detector_graph, fitting
 from vision.recognize import CORNERS, DETECTOR, Recognizer, letterbox
 
 
@@ -60,12 +60,12 @@ def test_the_detector_at_the_frames_shape_finds_the_cards_it_finds_at_its_square
 
 
 def test_a_detector_whose_graph_cannot_be_resized_runs_at_its_square_with_a_warning(monkeypatch):
-    import vision.input_size
+    import vision.recognize.recognizer
 
     def refuse(*_args):
         raise ValueError("no anchor constants")
 
-    monkeypatch.setattr(vision.input_size, "detector_graph", refuse)
+    monkeypatch.setattr(vision.recognize.recognizer.input_size, "detector_graph", refuse)
     opts = SceneOptions(max_cards=5, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, things_rate=0.0)
     image = render_scene(2024, all_packs(), opts).image
     r = Recognizer(fit_input=True)

@@ -1,12 +1,12 @@
-"""Which found card lies on which (vision.layers), and each card's part in view."""
+"""Which found card lies on which (vision.recognize.layers), and each card's part in view."""
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.edges import edge_image
-from vision.geometry import box_iou
-from vision.layers import edge_share, on_top, sides_shown, stacking, visible_box
+from vision.recognize.edges import edge_image
+from vision.recognize.geometry import box_iou
+from vision.recognize.layers import edge_share, on_top, sides_shown, stacking, visible_box
 from vision.recognize import Detection, Recognizer
 
 LOWER = np.float32([[200, 100], [320, 100], [320, 280], [200, 280]])  # clockwise from the top left

@@ -1,4 +1,4 @@
-"""Table layouts: zones drawn on a snapshot, and the printed ArUco mat (vision.layout)."""
+"""Table layouts: zones drawn on a snapshot, and the printed ArUco mat (vision.table.layout)."""
 
 import json
 
@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.layout import MAT_H, MAT_W, LayoutError, MatFinder, TableLayout, mat_layout, render_mat
+from vision.table.layout import MAT_H, MAT_W, LayoutError, MatFinder, TableLayout, mat_layout, render_mat
 
 SQUARE = [[0, 0], [100, 0], [100, 100], [0, 100]]
 

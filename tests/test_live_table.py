@@ -1,4 +1,4 @@
-"""The live table: stable card events become the referee's events (vision.watch, vision.live).
+"""The live table: stable card events become the referee's events (vision.table.watch, vision.table.live).
 
 Each test lays cards as a camera would report them, frame by frame, and checks what the
 record says. No model and no rendering: reads are made by hand.
@@ -13,10 +13,10 @@ from engine.events import BidMade, CardPlayed, Exchanged, HandStarted, TrumpSixS
 from engine.hand import IllegalEvent
 from engine.rules import HouseRules
 from engine.session import Session
-from vision.layout import TableLayout
-from vision.live import LiveTable, run
-from vision.sources import Frame, Resilient
-from vision.watch import Watcher
+from vision.table.layout import TableLayout
+from vision.table.live import LiveTable, run
+from vision.table.sources import Frame, Resilient
+from vision.table.watch import Watcher
 
 SEATS = ("Anna", "Beat", "Cla")
 # where each card lies (x1, y1, x2, y2): the upcard spot and one spot per player
@@ -296,7 +296,7 @@ def _run_with_camera(fail_at: int | None) -> tuple[Session, list]:
     def factory():
         state["opens"] += 1
         if fail_at is not None and state["opens"] == 2:
-            from vision.sources import SourceError
+            from vision.table.sources import SourceError
             raise SourceError("camera unplugged")  # the first retry fails too
         return FlakyCamera(script, state)
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from datasets.scenes import camera, card_plane_quad, project
-from vision.plane import card_size, complete, fit_camera, hidden_corners, mapped, patch_order
+from vision.recognize.plane import card_size, complete, fit_camera, hidden_corners, mapped, patch_order
 
 SIZE = (640, 480)
 ASPECT = 0.652  # a Swiss card's width over its height
@@ -115,9 +115,9 @@ def test_a_corner_is_hidden_where_the_index_network_sees_no_card_in_its_patch():
 def test_a_photo_s_covered_cards_are_completed_and_a_camera_frame_s_are_not_unless_asked():
     from vision.recognize import Recognizer
 
-    assert Recognizer(views=2).plane
-    assert not Recognizer().plane
-    assert Recognizer(plane=True).plane
+    assert Recognizer(views=2).settings.plane
+    assert not Recognizer().settings.plane
+    assert Recognizer(plane=True).settings.plane
 
 
 def plane_reader(monkeypatch, second_read: list[float], moved: set[int]):
@@ -127,7 +127,8 @@ def plane_reader(monkeypatch, second_read: list[float], moved: set[int]):
 
     r = recognize.Recognizer.__new__(recognize.Recognizer)
     r.corners = r.index = object()
-    r.plane, r.names, r.index_names, r.back, r.top_k = True, ["Ah", "Kh", "back"], ["Ah", "Kh", "none"], 2, 3
+    r.settings = recognize.PHOTO
+    r.names, r.index_names, r.back = ["Ah", "Kh", "back"], ["Ah", "Kh", "none"], 2
     r.read_corners = lambda rgb, outlines: np.zeros((len(outlines), 4, 3), np.float32)
     r.reread = []
 
@@ -136,7 +137,7 @@ def plane_reader(monkeypatch, second_read: list[float], moved: set[int]):
         return np.float32([second_read] * len(outlines))
 
     r.read_cards = read_cards
-    monkeypatch.setattr(recognize.plane_stage, "complete",
+    monkeypatch.setattr(recognize.recognizer.plane_stage, "complete",
                         lambda outlines, hidden, size: [o + 5 * (i in moved) for i, o in enumerate(outlines)])
     return r
 

@@ -4,9 +4,11 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.corners import SAME_CARD
-from vision.recognize import (CROSS_COVER, NMS_IOU, READ_SURE, SAME_READ, Detection, Recognizer, cut_by_edge,
-                              frame_box, letterbox, one_per_outline)
+from vision.recognize.corners import SAME_CARD
+from dataclasses import replace
+
+from vision.recognize import FRAME, PHOTO, Detection, Recognizer, letterbox
+from vision.recognize.recognizer import cut_by_edge, frame_box, one_per_outline
 
 
 class FakeSession:
@@ -24,7 +26,8 @@ def recognizer_with(out):
     r = object.__new__(Recognizer)
     r.corners = None  # the boxes as found
     r.index = None  # the classifier alone
-    r.det, r.det_size, r.conf, r.floor, r.iou, r.views = FakeSession(out), 320, 0.35, 0.35, NMS_IOU[1], 1
+    r.det, r.det_size = FakeSession(out), 320
+    r.settings = replace(FRAME, conf=0.35, fit_input=False)
     r.fit_input = False  # the fake output is the exported square's
     return r
 
@@ -46,15 +49,13 @@ def test_boxes_under_the_floor_are_not_looked_at():
     dets = np.array([[160, 160, 40, 60, 0.9, 0.0], [50, 100, 40, 60, 0.2, 0.0], [250, 200, 30, 50, 0.1, 0.0]],
                     np.float32)
     r = recognizer_with(dets.T[None])
-    r.floor = 0.15
+    r.settings = replace(r.settings, floor=0.15)
     assert sorted(round(float(s), 2) for _, s in r.detect_cards(np.zeros((480, 640, 3), np.uint8))) == [0.2, 0.9]
 
 
 def test_photos_read_boxes_under_the_threshold_and_camera_frames_do_not():
-    from vision.recognize import CONF, FLOOR
-
-    assert FLOOR[2] < CONF[2] and 1 not in FLOOR
-    assert Recognizer(views=2).floor == FLOOR[2] and Recognizer().floor == CONF[1]
+    assert PHOTO.floor < PHOTO.conf and FRAME.floor is None
+    assert Recognizer(views=2).settings.low == PHOTO.floor and Recognizer().settings.low == FRAME.conf
 
 
 def test_boxes_map_back_to_the_frame_and_overlaps_are_suppressed():
@@ -76,26 +77,25 @@ def test_in_a_photo_a_card_lying_almost_as_the_card_under_it_keeps_its_box():
     it (on the live table's pile, seed 15, a 7d on a 6h)."""
     dets = np.array([[150, 160, 60, 90, 0.84, np.radians(10)], [160, 152, 60, 90, 0.73, np.radians(30)]], np.float32)
     r = recognizer_with(dets.T[None])
-    r.iou = NMS_IOU[2]
+    r.settings = replace(r.settings, nms_iou=PHOTO.nms_iou)
     found = r.detect_cards(np.zeros((480, 640, 3), np.uint8))
     assert sorted(round(float(s), 2) for _, s in found) == [0.73, 0.84]
 
 
 def test_camera_frames_keep_the_stricter_nms_for_the_live_table():
     """At 0.7 the strip of a covered card in a trick pile is boxed, and read as a card never laid."""
-    assert Recognizer().iou == NMS_IOU[1] < Recognizer(views=2).iou == NMS_IOU[2]
+    assert Recognizer().settings.nms_iou == FRAME.nms_iou < Recognizer(views=2).settings.nms_iou == PHOTO.nms_iou
 
 
 def reads_of(boxes, probs, conf=0.0):
     """A recognizer whose detector finds ``boxes`` (rotated rects, score) and whose classifier
     gives the rows of ``probs`` over (Ad, Kd), in that order; boxes scoring under ``conf`` are cards
-    only if read at READ_SURE or more."""
+    only if read at ``read_sure`` or more."""
     r = object.__new__(Recognizer)
-    r.conf, r.floor, r.read_sure = conf, 0.0, READ_SURE
+    r.settings = replace(FRAME, conf=conf, floor=0.0, second_look=0.0)
     r.corners = None  # the boxes as found
     r.index = None  # the classifier alone
-    r.names, r.back, r.top_k, r.reuse_frames, r._cache = ["Ad", "Kd"], None, 3, 0, []
-    r.second_look, r.cross_cover = 0.0, CROSS_COVER
+    r.names, r.back, r._cache = ["Ad", "Kd"], None, []
     r.detect_cards = lambda rgb: [(cv2.boxPoints(rect).astype(np.float32), score) for rect, score in boxes]
     r.classify = lambda crops: np.array(probs[:len(crops)])
     return r(np.zeros((480, 640, 3), np.uint8))
@@ -127,8 +127,8 @@ def test_a_box_the_classifier_names_back_is_no_card_in_view():
     r = object.__new__(Recognizer)
     r.corners = None  # the boxes as found
     r.index = None  # the classifier alone
-    r.names, r.back, r.top_k, r.reuse_frames, r._cache = ["Ad", "Ah", "back"], 2, 3, 0, []
-    r.second_look, r.cross_cover, r.conf, r.read_sure = 0.0, CROSS_COVER, 0.35, READ_SURE
+    r.names, r.back, r._cache = ["Ad", "Ah", "back"], 2, []
+    r.settings = replace(FRAME, second_look=0.0, conf=0.35)
     quad = np.array([[100, 100], [160, 100], [160, 190], [100, 190]], np.float32)
     r.detect_cards = lambda rgb: [(quad, 0.9), (quad + 200, 0.8)]
     reads = iter([np.array([0.3, 0.1, 0.6]), np.array([0.2, 0.7, 0.1])])
@@ -144,8 +144,8 @@ def test_a_card_cut_by_the_edge_of_the_picture_is_boxed_where_it_is_in_view():
     r = object.__new__(Recognizer)
     r.corners = None  # the boxes as found
     r.index = None  # the classifier alone
-    r.names, r.back, r.top_k, r.reuse_frames, r._cache = ["Ad", "Ah"], None, 3, 0, []
-    r.second_look, r.cross_cover, r.conf, r.read_sure = 0.0, CROSS_COVER, 0.35, READ_SURE
+    r.names, r.back, r._cache = ["Ad", "Ah"], None, []
+    r.settings = replace(FRAME, second_look=0.0, conf=0.35)
     r.detect_cards = lambda rgb: [(quad, 0.9)]
     r.classify = lambda crops: np.array([[0.8, 0.2]] * len(crops))
     (card,) = r(np.zeros((480, 640, 3), np.uint8))
@@ -177,7 +177,7 @@ def classifier_by_corner(seen):
 
 def test_an_unsure_read_is_read_again_with_the_card_s_other_end_up_and_the_two_averaged():
     r, seen = object.__new__(Recognizer), []
-    r.second_look, r.classify = 0.9, classifier_by_corner(seen)
+    r.settings, r.classify = replace(FRAME, second_look=0.9), classifier_by_corner(seen)
     crop = np.zeros((96, 96, 3), np.uint8)
     crop[:8, :8] = 255  # the index corner on top
     assert np.allclose(r.read([crop]), [[0.4, 0.6]])
@@ -186,7 +186,7 @@ def test_an_unsure_read_is_read_again_with_the_card_s_other_end_up_and_the_two_a
 
 def test_a_sure_read_gets_no_second_look():
     r, seen = object.__new__(Recognizer), []
-    r.second_look = 0.9
+    r.settings = replace(FRAME, second_look=0.9)
     r.classify = lambda crops: seen.extend(crops) or np.array([[0.95, 0.05]] * len(crops))
     assert np.allclose(r.read([np.zeros((96, 96, 3), np.uint8)]), [[0.95, 0.05]]) and len(seen) == 1
 
@@ -210,7 +210,7 @@ def test_cards_fanned_close_side_by_side_stay_two_cards_after_the_fit():
     takes only outlines that all but coincide, unless both name the same card."""
     left = _read("Td", 0.7, ((300, 200), (80, 120), 0.0))
     right = _read("9s", 0.9, ((320, 200), (80, 120), 0.0))
-    assert [d.card for d in one_per_outline([left, right], SAME_CARD, SAME_READ)] == ["9s", "Td"]
+    assert [d.card for d in one_per_outline([left, right], SAME_CARD, FRAME.same_read)] == ["9s", "Td"]
 
 
 def test_a_box_along_part_of_a_card_read_as_that_card_is_the_same_card():
@@ -218,5 +218,5 @@ def test_a_box_along_part_of_a_card_read_as_that_card_is_the_same_card():
     through (IoU 0.75 with the card's box), and the fit leaves it short of the card's outline."""
     whole = _read("Td", 0.8, ((300, 200), (80, 120), 0.0))
     part = _read("Td", 0.5, ((300, 215), (80, 90), 0.0))
-    kept = one_per_outline([part, whole], SAME_CARD, SAME_READ)
+    kept = one_per_outline([part, whole], SAME_CARD, FRAME.same_read)
     assert [(d.card, d.confidence) for d in kept] == [("Td", 0.8)]

@@ -61,7 +61,7 @@ def test_on_video_a_card_lying_still_is_known_by_its_detected_box_however_the_fi
 def test_two_views_of_a_photo_find_each_card_of_a_clean_scene_once_with_both_looks():
     """The turned look's boxes must land on the cards the upright look found: else each card comes
     out at half its score at most, and the turned look's boxes lie where no card is."""
-    from vision.geometry import quad_iou
+    from vision.recognize.geometry import quad_iou
 
     opts = SceneOptions(max_cards=4, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, things_rate=0.0)
     r = Recognizer(views=2)
@@ -77,11 +77,11 @@ def test_two_views_of_a_photo_find_each_card_of_a_clean_scene_once_with_both_loo
 
 
 def test_the_shipped_corner_fit_puts_the_outlines_of_tilted_cards_closer_to_the_cards_than_the_boxes():
-    """A photo's boxes are fitted to the cards (vision.corners): each card fully in view is found
+    """A photo's boxes are fitted to the cards (vision.recognize.corners): each card fully in view is found
     once, and its fitted outline meets the true one better than the detector's rectangle does."""
     import numpy as np
 
-    from vision.geometry import quad_iou
+    from vision.recognize.geometry import quad_iou
     from vision.recognize import CORNERS
 
     opts = SceneOptions(max_cards=4, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, things_rate=0.0)
@@ -98,11 +98,11 @@ def test_the_shipped_corner_fit_puts_the_outlines_of_tilted_cards_closer_to_the_
 
 
 def test_the_shipped_index_network_names_cards_in_full_view_from_their_corners_alone():
-    """vision.index: the four corners' reads, against a classifier that knows nothing (uniform),
+    """vision.recognize.index: the four corners' reads, against a classifier that knows nothing (uniform),
     name most cards lying in full view."""
     import numpy as np
 
-    from vision.index import combine
+    from vision.recognize.index import combine
 
     opts = SceneOptions(max_cards=4, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, things_rate=0.0)
     r = Recognizer()

@@ -3,7 +3,7 @@ long sides are then its ends, and a crop cut by them shows the card lying on its
 
 import numpy as np
 
-from vision.recognize import SIDEWAYS_BELOW, Recognizer
+from vision.recognize import FRAME, Recognizer
 
 NAMES = ["Ah", "Kh", "back"]
 SURE_KH = [0.01, 0.98, 0.01]
@@ -49,7 +49,7 @@ def test_a_card_seen_wider_than_long_is_read_the_way_round_its_face_is_read_sure
 
 
 def test_a_card_seen_clearly_longer_than_wide_is_read_the_one_way_round():
-    image, quad = card(width=80, height=int(80 * SIDEWAYS_BELOW) + 10)
+    image, quad = card(width=80, height=int(80 * FRAME.sideways_below) + 10)
     r = reader()
     [probs] = r.read_cards(image, [quad])
     assert NAMES[int(np.argmax(probs))] == "Kh" and len(r.crops) == 1
@@ -72,9 +72,7 @@ def test_a_back_read_the_first_way_round_stays_a_back_however_sure_a_face_read_s
 
 
 def test_a_card_read_surely_the_first_way_round_is_not_read_the_other_way():
-    from vision.recognize import INDEX_UNSURE
-
-    sure = [0.0002, 0.0003, INDEX_UNSURE + 0.0005]
+    sure = [0.0002, 0.0003, FRAME.index_unsure + 0.0005]
     image, quad = card(width=130, height=100)
     r = reader(upright=SURE_KH, on_its_side=sure)
     [probs] = r.read_cards(image, [quad])

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from vision.sources import Frame, FolderSource, Resilient, SourceError, open_source
+from vision.table.sources import Frame, FolderSource, Resilient, SourceError, open_source
 
 
 class FlakyCamera:

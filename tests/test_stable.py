@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from vision.stable import CardGone, Stabilizer
+from vision.table.stable import CardGone, Stabilizer
 
 
 @dataclass
@@ -16,7 +16,7 @@ class R:
 
 
 def feed(st, frames, impossible=frozenset(), sides=None):
-    """``sides``: per frame, what the picture says of a card's free sides (vision.layers.sides_in)."""
+    """``sides``: per frame, what the picture says of a card's free sides (vision.recognize.layers.sides_in)."""
     events = []
     for i, reads in enumerate(frames):
         shown = sides[i] if isinstance(sides, list) else sides

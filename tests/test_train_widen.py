@@ -7,7 +7,7 @@ the offline smoke test blocks the network, would let its import-time checks go u
 
 import torch
 
-from vision.train import widen_classifier
+from vision.training.train import widen_classifier
 
 
 class Head(torch.nn.Module):

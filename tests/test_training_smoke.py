@@ -35,8 +35,8 @@ def offline_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("smoke")
     mp.setenv("CHRATZE_YOLO_DIR", str(out / "yolo"))
     from datasets.build import build
-    from vision import offline
-    from vision.train import CLASSIFIER, DETECTOR, allow_batches, export_onnx, train_stage
+    from vision.training import offline
+    from vision.training.train import CLASSIFIER, DETECTOR, allow_batches, export_onnx, train_stage
 
     offline.go_offline()
     data = build(out / "data", train=10, val=4, seed=3, workers=1, progress=False)
@@ -53,10 +53,10 @@ def test_training_and_export_never_touch_the_network(offline_run):
     out, models, attempts = offline_run
     assert attempts == []
     assert all(p.is_file() and p.stat().st_size > 100_000 for p in models.values())
-    # Ultralytics reads its folder once, at import: this run's, or an earlier test's (vision.offline's).
+    # Ultralytics reads its folder once, at import: this run's, or an earlier test's (vision.training.offline's).
     from ultralytics.utils import SETTINGS_FILE
 
-    from vision import offline
+    from vision.training import offline
 
     assert Path.home() not in SETTINGS_FILE.parents
     assert SETTINGS_FILE.parent.parent in (out / "yolo", offline.config_dir())
@@ -93,12 +93,12 @@ def test_the_exported_classifier_reads_a_frame_s_cards_in_one_run_as_it_reads_ea
 
 @pytest.mark.parametrize("stage", ["det", "cls"])
 def test_a_checkpoint_recovered_from_a_shipped_onnx_computes_what_the_onnx_computes(offline_run, stage):
-    """Only the ONNX files ship; vision.recover makes a .pt to fine-tune from them again."""
+    """Only the ONNX files ship; vision.training.recover makes a .pt to fine-tune from them again."""
     import onnxruntime as ort
     import torch
     from ultralytics import YOLO
 
-    from vision.recover import recover, scene_images
+    from vision.training.recover import recover, scene_images
 
     out, models, _ = offline_run
     pt = recover(models[stage], out / f"{stage}-recovered.pt", samples=8)
@@ -118,12 +118,12 @@ def test_a_small_network_recovered_from_its_shipped_onnx_computes_what_the_onnx_
     import onnxruntime as ort
     import torch
 
-    from vision import corners
-    from vision import index as index_stage
+    from vision.recognize import corners
+    from vision.recognize import index as index_stage
     from vision.recognize import MODELS
-    from vision.recover import recover, scene_images
-    from vision.train_corners import corner_net
-    from vision.train_index import index_net
+    from vision.training.recover import recover, scene_images
+    from vision.training.train_corners import corner_net
+    from vision.training.train_index import index_net
 
     index = model == "card-index.onnx"
     net = index_net(37) if index else corner_net()
@@ -150,9 +150,9 @@ def test_the_corner_network_trains_exports_and_fits_boxes_in_the_recognizer_offl
     from datasets.art import all_packs
     from datasets.corner_crops import jittered, pairs_of_scene, val_path
     from datasets.scenes import SceneOptions, render_scene
-    from vision.geometry import min_area_quad
+    from vision.recognize.geometry import min_area_quad
     from vision.recognize import Recognizer
-    from vision.train_corners import export, train
+    from vision.training.train_corners import export, train
 
     _, models, _ = offline_run
     attempts = block_network(monkeypatch)
@@ -186,7 +186,7 @@ def test_the_index_network_trains_exports_and_reads_corners_in_the_recognizer_of
     from datasets.index_crops import patches_of_scene
     from datasets.scenes import SceneOptions, render_scene
     from vision.recognize import Recognizer
-    from vision.train_index import export, train
+    from vision.training.train_index import export, train
 
     _, models, _ = offline_run
     attempts = block_network(monkeypatch)
@@ -213,11 +213,11 @@ def test_the_index_network_trains_exports_and_reads_corners_in_the_recognizer_of
 
 
 def test_a_freshly_exported_detector_is_rewritten_for_a_frames_shape(offline_run):
-    """vision.input_size on what this Ultralytics exports now, not only on the shipped file."""
+    """vision.recognize.input_size on what this Ultralytics exports now, not only on the shipped file."""
     import numpy as np
     import onnxruntime as ort
 
-    from vision.input_size import anchor_points, detector_graph
+    from vision.recognize.input_size import anchor_points, detector_graph
 
     _, models, _ = offline_run
     path = models["det"]

@@ -4,9 +4,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.geometry import order_quad
-from vision.recognize import Recognizer
-from vision.views import fuse, turn, unturn
+from vision.recognize.geometry import order_quad
+from vision.recognize import Recognizer, RecognizerSettings
+from vision.recognize.views import fuse, turn, unturn
 
 
 def quad(rect):
@@ -73,14 +73,15 @@ def test_a_recognizer_with_two_views_finds_a_card_once_in_frame_pixels(monkeypat
     upright = np.array([[160, 160, 40, 60, 0.8, 0.0]], np.float32).T[None]
     turned = np.array([[160, 160, 60, 40, 0.6, 0.0]], np.float32).T[None]
     r = object.__new__(Recognizer)
-    r.det, r.det_size, r.conf, r.floor, r.iou, r.views = TwoRuns(upright, turned), 320, 0.25, 0.25, 0.5, 2
+    r.det, r.det_size = TwoRuns(upright, turned), 320
+    r.settings = RecognizerSettings(views=2, conf=0.25, nms_iou=0.5, fit_input=False)
 
     def marked_turn(img):
         out = np.ascontiguousarray(np.rot90(img, -1))
         out[0, 0] = 255
         return out
 
-    monkeypatch.setattr("vision.recognize.turn", marked_turn)
+    monkeypatch.setattr("vision.recognize.recognizer.turn", marked_turn)
     [(corners, score)] = r.detect_cards(np.zeros((480, 640, 3), np.uint8))
     assert score == pytest.approx(0.7)
     assert np.allclose(corners.mean(axis=0), [320, 240], atol=1)

@@ -7,14 +7,15 @@ import numpy as np
 import pytest
 
 from datasets.art import scanned_pack
-from datasets.virtual_table import TruthCamera, render_hand, table_events
+from datasets.virtual_table import render_hand, table_events
+from vision.table.virtual import TruthCamera
 from engine.events import CardPlayed, UpcardShown
 from engine.session import Session
 from engine.simulate import simulate_hand
-from vision.layout import TableLayout
-from vision.live import LiveTable, run
-from vision.table_check import check_hand
-from vision.watch import Watcher
+from vision.table.layout import TableLayout
+from vision.table.live import LiveTable, run
+from vision.table.check import check_hand
+from vision.table.watch import Watcher
 
 SIZE = (320, 240)  # small frames keep the test fast; the benchmark renders 640 x 480
 
@@ -68,7 +69,7 @@ def test_a_rendered_hand_refereed_from_the_table_equals_its_record(hand, zones):
 
 def test_a_hand_played_into_one_pile_refereed_from_the_table_equals_its_record():
     """Seed 7 throws two cards onto the last one almost as it lay; the picture shows the last card's
-    sides round each (vision.layers.sides_shown), so both are plays, not re-reads of the card below
+    sides round each (vision.recognize.layers.sides_shown), so both are plays, not re-reads of the card below
     (asked without the picture, this hand ended with 10 wrong card events and 2 missed)."""
     left, check = _pile_hand(7, "swiss-german")
     assert left == [] and check.details == [] and check.same_result and check.wrong_card_events == 0
@@ -77,7 +78,7 @@ def test_a_hand_played_into_one_pile_refereed_from_the_table_equals_its_record()
 def test_a_card_thrown_onto_the_pile_read_on_its_way_in_is_a_play_however_exactly_it_lands():
     """Seed 12 throws a Qc onto a 9s at outline IoU 0.83, leaving no side of the 9s free to show.
     The Qc was read while carried in and lost from view as it landed, so the spot read anew is the
-    Qc played (vision.stable, carried in), not the 9s read better (without that: 11 wrong card
+    Qc played (vision.table.stable, carried in), not the 9s read better (without that: 11 wrong card
     events and 1 missed)."""
     left, check = _pile_hand(12, "swiss-french")
     assert left == [] and check.details == [] and check.same_result and check.wrong_card_events == 0
@@ -86,7 +87,7 @@ def test_a_card_thrown_onto_the_pile_read_on_its_way_in_is_a_play_however_exactl
 def test_a_card_on_the_pile_found_again_by_a_track_of_its_own_is_not_played_again_under_a_misread():
     """Seed 3: a card thrown onto the last one takes over the last one's track, and the last one,
     still half in view, starts a track of its own read as itself (already recorded) and once as
-    another card; that stray misread is no play (vision.stable, ``_stray``; without it: 6 wrong card
+    another card; that stray misread is no play (vision.table.stable, ``_stray``; without it: 6 wrong card
     events)."""
     left, check = _pile_hand(3, "swiss-german")
     assert left == [] and check.details == [] and check.same_result and check.wrong_card_events == 0

@@ -247,7 +247,7 @@ def test_zones_drawn_on_the_calibration_screen_are_saved(client, data):
 
 
 def test_zones_saved_while_the_camera_runs_are_used_from_the_next_frame(data):
-    from vision.layout import MatFinder
+    from vision.table.layout import MatFinder
     from webui.camera import CameraRunner
 
     app = create_app(data, pin=PIN, testing=True)

@@ -13,6 +13,9 @@ from flask import Flask
 
 from engine.rules import HouseRules
 
+from .api import api
+from .camera import camera
+from .pages import pages
 from .store import Store
 from .table import TableService
 
@@ -25,9 +28,6 @@ def create_app(data_dir: str | Path = "runs/table", rules: HouseRules | None = N
     pin = pin if pin is not None else f"{secrets.randbelow(10000):04d}"
     service = TableService(Store(data / "table.sqlite"), rules, pin, snapshots=data / "snapshots")
     app.extensions["table"] = service
-    from .api import api  # noqa: PLC0415
-    from .camera import camera  # noqa: PLC0415
-    from .pages import pages  # noqa: PLC0415
 
     app.register_blueprint(pages)
     app.register_blueprint(api, url_prefix="/api")

@@ -12,8 +12,19 @@ from typing import Any, Callable
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from engine.cards import CardError, card
-from engine.events import (BIDS, BidMade, CardCorrected, CardPlayed, EventError, Exchanged, FlagRuled,
-                           TrumpSixSwapped, Undo, UpcardShown, event_from_dict)
+from engine.events import (
+    BIDS,
+    BidMade,
+    CardCorrected,
+    CardPlayed,
+    EventError,
+    Exchanged,
+    FlagRuled,
+    TrumpSixSwapped,
+    Undo,
+    UpcardShown,
+    event_from_dict,
+)
 from engine.hand import IllegalEvent
 from engine.rules import HouseRules, RulesError
 from engine.session import Session

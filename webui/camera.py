@@ -1,6 +1,6 @@
 """The camera: the annotated video (MJPEG), snapshots for the review, and the table layout.
 
-``start_camera`` runs the live table (:mod:`vision.live`) in a thread beside the server; it
+``start_camera`` runs the live table (:mod:`vision.table.live`) in a thread beside the server; it
 records into the same session as the page's taps, under the same lock.
 """
 
@@ -10,6 +10,11 @@ import threading
 import time
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request, send_from_directory
+
+from vision.table.layout import LayoutError, MatFinder, TableLayout, mat_layout
+from vision.table.live import LiveTable, run
+from vision.table.sources import Resilient, open_source
+from vision.table.watch import Watcher
 
 camera = Blueprint("camera", __name__)
 
@@ -59,7 +64,6 @@ def snapshot(name: str):
 @camera.post("/api/layout")
 def save_layout():
     """Zones drawn on the calibration screen, or ``{"mat": N}`` to use the printed mat for N seats."""
-    from vision.layout import LayoutError, TableLayout, mat_layout  # noqa: PLC0415
 
     s = _service()
     if not s.check_pin(request.headers.get("X-Table-Pin")):
@@ -82,7 +86,6 @@ def save_layout():
         import cv2  # noqa: PLC0415
         import numpy as np  # noqa: PLC0415
 
-        from vision.layout import MatFinder  # noqa: PLC0415
 
         bgr = cv2.imdecode(np.frombuffer(s.camera_raw, np.uint8), cv2.IMREAD_COLOR)
         found = MatFinder()(bgr[..., ::-1]) is not None
@@ -108,8 +111,6 @@ class CameraRunner:
 
     def __init__(self, service, source_spec: str, layout, recognizer, taps=(), realtime: bool = False,
                  loop: bool = False) -> None:
-        from vision.live import LiveTable  # noqa: PLC0415
-        from vision.watch import Watcher  # noqa: PLC0415
 
         self.service, self.spec, self.taps, self.realtime, self.loop = service, source_spec, list(taps), realtime, loop
         service.watcher = Watcher(service.session, layout, on_record=service.on_watcher_record)
@@ -122,8 +123,6 @@ class CameraRunner:
         return self
 
     def _run(self) -> None:
-        from vision.live import run  # noqa: PLC0415
-        from vision.sources import Resilient, open_source  # noqa: PLC0415
 
         while not self.stop.is_set():
             source = Resilient(lambda: open_source(self.spec))

@@ -8,13 +8,21 @@ import socket
 import sys
 from pathlib import Path
 
+from werkzeug.serving import make_server
+
+from engine.rules import HouseRules, RulesError
+from engine.session import Session
+from vision.recognize import VIDEO, ModelMissing, Recognizer
+from vision.table.layout import LayoutError, TableLayout
+from vision.table.sources import SourceError, open_source
+from vision.table.taps import TapsError, load_taps
+from vision.table.virtual import EXAMPLE, render_record_hand, write_virtual_table
+
+from . import create_app
+from .camera import CameraRunner
+
 
 def serve(args: argparse.Namespace) -> int:
-    from engine.rules import HouseRules, RulesError
-    from werkzeug.serving import make_server
-
-    from . import create_app
-
     try:
         rules = HouseRules.from_dict(_rules_arg(args.rules)) if args.rules else None
     except (RulesError, ValueError, OSError) as exc:
@@ -46,7 +54,6 @@ def serve(args: argparse.Namespace) -> int:
 def _webcam_present() -> bool:
     import cv2
 
-    from vision.sources import SourceError, open_source
 
     level = cv2.utils.logging.getLogLevel()
     cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)  # "no camera" is not an error here
@@ -71,29 +78,26 @@ def _rules_arg(value: str) -> dict:
 
 
 def _start_camera(app, args) -> int:
-    from vision.layout import LayoutError, TableLayout
-    from vision.recognize import ModelMissing, Recognizer
-
-    from .camera import CameraRunner
-
     taps = []
     source, layout_path = args.source, args.layout
     if args.demo:
-        from chratze.table_cli import EXAMPLE, _write_virtual_table, load_taps, render_record_hand
 
         out = Path(args.data) / "demo"
         if not (out / "taps.json").exists():  # written last: the video before it is complete
             print("rendering the demo table video (once) ...", flush=True)
-            _write_virtual_table(render_record_hand(EXAMPLE, 1, 1)[0], out)
+            write_virtual_table(render_record_hand(EXAMPLE, 1, 1)[0], out)
         source, layout_path = str(out / "table.avi"), str(out / "layout.json")
-        taps = load_taps(str(out / "taps.json"))
+        try:
+            taps = load_taps(out / "taps.json")
+        except TapsError as exc:
+            print(f"chratze serve: demo: {exc}", file=sys.stderr)
+            return 2
         service = app.extensions["table"]
         if service.session.log:  # the demo always starts a fresh evening; the old one is archived
-            from engine.session import Session
             service.replace_session(Session(service.session.rules))
     try:
         layout = TableLayout.load(layout_path) if layout_path else None
-        recognizer = Recognizer(reuse_frames=2)
+        recognizer = Recognizer(settings=VIDEO)
     except (LayoutError, ModelMissing) as exc:
         print(f"chratze serve: {exc}", file=sys.stderr)
         return 2

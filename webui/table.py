@@ -35,7 +35,7 @@ class TableService:
         self.changed = threading.Condition(self.lock)
         self.version = 1
         self.notices: deque = deque(maxlen=12)
-        self.watcher = None  # vision.watch.Watcher while a camera runs
+        self.watcher = None  # vision.table.watch.Watcher while a camera runs
         self.camera_jpeg: bytes | None = None  # the last annotated frame
         self.camera_raw: bytes | None = None  # the last plain frame, for calibration
         self.state_cache: tuple[int, dict] | None = None  # (version, the page's state)

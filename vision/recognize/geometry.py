@@ -2,12 +2,13 @@
 
 Training crops and live crops are cut by this one function, so the classifier sees at the table
 what it was trained on: close-ups at the card's outline, crops at the detector's oriented boxes,
-and at the table the outline the corner network (vision.corners) fitted to the box.
+and at the table the outline the corner network (vision.recognize.corners) fitted to the box.
 """
 
 from __future__ import annotations
 
 from math import hypot
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -169,3 +170,21 @@ def rect_within(a: Rect, b: Rect) -> float:
     if kind == cv2.INTERSECT_NONE or pts is None or area <= 0:
         return 0.0
     return float(cv2.contourArea(cv2.convexHull(pts)) / area)
+
+
+def greedy_match(preds: list, gts: list, iou: Callable, thr: float) -> list[tuple[int, int, float]]:
+    """Greedy matching, highest confidence first: (pred index, gt index, iou)."""
+    pairs, used = [], set()
+    order = sorted(range(len(preds)), key=lambda i: -preds[i][1])
+    for i in order:
+        best, bj = thr, -1
+        for j, g in enumerate(gts):
+            if j in used:
+                continue
+            v = iou(preds[i][0], g[0])
+            if v >= best:
+                best, bj = v, j
+        if bj >= 0:
+            used.add(bj)
+            pairs.append((i, bj, best))
+    return pairs

@@ -3,12 +3,12 @@
 ``make model DEVICE=0`` is one long run, but the GPU machines lent to this project run a command
 for ten minutes at most and are held thirty minutes in all. Each step here keeps to the minutes
 it is given, goes on from what the last step left in the work folder (the first time, from the
-shipped ONNX files, recovered with :mod:`vision.recover`), and writes what it made to the out
+shipped ONNX files, recovered with :mod:`vision.training.recover`), and writes what it made to the out
 folder as it ends, so a machine lost between steps costs only the step in flight::
 
-    python -m vision.round data     --scenes 12000 --packs swiss,drawn,svg-cards,cardsjs
-    python -m vision.round detector --minutes 4 --device 0
-    python -m vision.round corners  --minutes 2 --device 0 --scenes 3000 --packs ...
+    python -m vision.training.round data     --scenes 12000 --packs swiss,drawn,svg-cards,cardsjs
+    python -m vision.training.round detector --minutes 4 --device 0
+    python -m vision.training.round corners  --minutes 2 --device 0 --scenes 3000 --packs ...
 
 The calls, what travels with them, and how the weights come back and are judged:
 docs/gpu-round.md. On the CPU the same steps run at any size (the tests run them tiny).
@@ -21,9 +21,17 @@ import shutil
 import time
 from pathlib import Path
 
+from datasets import corner_crops
 from datasets.art import DEFAULT_GROUPS, parse_groups
+from datasets.build import build
 from datasets.detector_crops import render_options
 from datasets.scenes import SceneOptions
+from vision.recognize import DETECTOR, MODELS
+
+from . import train_corners
+from .recover import recover
+from .train import DETECTOR as STAGE
+from .train import export_onnx, train_stage
 
 WORK, OUT = Path("runs/round"), Path("runs/round/out")
 # AdamW at 2e-3, as the CPU fine-tunes ran: Ultralytics' "auto" chose it for their few steps, but would
@@ -35,7 +43,6 @@ GPU_BATCH = 256  # 320 px images: a few GB on the GPU; the loaders, not the GPU,
 def data(work: Path, scenes: int, seed: int = 101, workers: int | None = None,
          groups: tuple[str, ...] = DEFAULT_GROUPS, layouts: tuple[float, ...] = SceneOptions.layouts) -> Path:
     """The detector's scenes (no classifier crops), built once: a later call finds them."""
-    from datasets.build import build  # noqa: PLC0415
 
     yaml = work / "data" / "detect" / "data.yaml"
     if yaml.is_file():
@@ -47,7 +54,6 @@ def data(work: Path, scenes: int, seed: int = 101, workers: int | None = None,
 
 def start_from(latest: Path, shipped: Path, recovered: Path) -> Path:
     """The last step's weights, or the shipped ONNX file turned back into weights."""
-    from .recover import recover  # noqa: PLC0415
 
     return latest if latest.is_file() else recover(shipped, recovered)
 
@@ -56,9 +62,6 @@ def detector(work: Path, out: Path, minutes: float, device: str = "cpu", batch: 
              workers: int = 8, epochs: int | None = None) -> Path:
     """Fine-tune the detector for ``minutes`` (or ``epochs``) from where the last call left it;
     returns the ONNX file written to ``out``."""
-    from .recognize import DETECTOR  # noqa: PLC0415
-    from .train import DETECTOR as STAGE  # noqa: PLC0415
-    from .train import export_onnx, train_stage  # noqa: PLC0415
 
     latest = work / "detector-latest.pt"
     init = start_from(latest, DETECTOR, work / "detector-shipped.pt")
@@ -88,26 +91,22 @@ def corners(work: Path, out: Path, minutes: float | None, scenes: int, device: s
             layouts: tuple[float, ...] = SceneOptions.layouts, epochs: int = 30, lr: float = 1.5e-3) -> Path:
     """Windows round the boxes of this round's detector (the shipped one where no round trained
     one), then the corner network fine-tuned on them for ``minutes``; returns its ONNX file."""
-    from datasets.corner_crops import build, val_path  # noqa: PLC0415
-
-    from .recognize import MODELS  # noqa: PLC0415
-    from .train_corners import export, save_state, train  # noqa: PLC0415
 
     found = work / "card-detector.onnx"
     boxes = found if found.is_file() else MODELS / "card-detector.onnx"
     pairs = work / "corners" / f"pairs-{seed}.npz"
     began = time.time()
     if not pairs.is_file():  # written last, so a step cut short builds both again
-        build(val_path(pairs), max(scenes // 20, 2), boxes, seed, "val", 0, 1, workers, groups, layouts=layouts)
-        build(pairs, scenes, boxes, seed, "train", 1, 1, workers, groups, layouts=layouts)
+        corner_crops.build(corner_crops.val_path(pairs), max(scenes // 20, 2), boxes, seed, "val", 0, 1, workers, groups, layouts=layouts)
+        corner_crops.build(pairs, scenes, boxes, seed, "train", 1, 1, workers, groups, layouts=layouts)
     latest = work / "corners-latest.pt"
     init = start_from(latest, MODELS / "card-corners.onnx", work / "corners-shipped.pt")
     print(f"corners: windows round {boxes}'s boxes ready after {time.time() - began:.0f} s; from {init}")
-    net = train(pairs, epochs, lr=lr, init=init, device=device, minutes=minutes)
-    save_state(net, latest)
+    net = train_corners.train(pairs, epochs, lr=lr, init=init, device=device, minutes=minutes)
+    train_corners.save_state(net, latest)
     out.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(latest, out / "corners.pt")
-    onnx = export(net, out / "card-corners.onnx")
+    onnx = train_corners.export(net, out / "card-corners.onnx")
     print(f"corners: {time.time() - began:.0f} s -> {onnx}")
     return onnx
 

@@ -24,15 +24,12 @@ from itertools import takewhile
 from math import hypot
 from typing import Callable, Iterable, Protocol
 
-from .geometry import box_centre, box_cover, box_diagonal, box_iou, quad_iou
+from vision.recognize.geometry import box_centre, box_cover, box_diagonal, box_iou, quad_iou
 
-CARRIED_AHEAD = 2.0  # a card lost while carried in counts as near where its last step would take it in this many more
-AHEAD_FRAMES = 3  # a card being carried is looked for where its last step takes it, if lost fewer frames than this
-AHEAD_TRUST = 0.9  # a read's IoU with where a track is expected counts this much against where one is seen
-
+from .settings import TABLE, TrackerSettings
 
 # Asks a frame: (a card's outline, the outlines in view) -> the share of its sides the picture shows
-# where those leave them free, or None where too little is free (vision.layers.sides_in).
+# where those leave them free, or None where too little is free (vision.recognize.layers.sides_in).
 Sides = Callable[[list, list], "float | None"]
 
 
@@ -88,46 +85,29 @@ class Track:
         (a, b), (c, d) = box_centre(self.boxes[-2]), box_centre(self.boxes[-1])
         return (c - a, d - b)
 
-    def ahead(self) -> tuple[float, float, float, float]:
+    def ahead(self, frames: int) -> tuple[float, float, float, float]:
         """Where its box would be this frame had it kept its last step for every frame since (a
         card thrown fast is lost for a frame or two as it lands: blurred, then timidly read). A card
         lost longer has stopped or gone; it is looked for where it was last seen."""
         dx, dy = self.step()
-        k = self.missing + 1 if self.missing < AHEAD_FRAMES else 0
+        k = self.missing + 1 if self.missing < frames else 0
         x0, y0, x1, y1 = self.box
         return (x0 + k * dx, y0 + k * dy, x1 + k * dx, y1 + k * dy)
 
-    def vote(self, read: Read) -> None:
+    def vote(self, read: Read, alternative_weight: float) -> None:
         self.reads += 1
         self.votes[read.card] = self.votes.get(read.card, 0.0) + read.confidence
         self.mentions[read.card] = self.mentions.get(read.card, 0) + 1
-        for alt, p in read.alternatives:  # next-best reads count by half their probability
-            self.votes[alt] = self.votes.get(alt, 0.0) + 0.5 * p * read.confidence
+        for alt, p in read.alternatives:
+            self.votes[alt] = self.votes.get(alt, 0.0) + alternative_weight * p * read.confidence
             self.mentions[alt] = self.mentions.get(alt, 0) + 1
 
 
 class Stabilizer:
-    def __init__(self, window: int = 6, min_hits: int = 4, min_conf: float = 0.5, min_support: float = 0.7,
-                 match_iou: float = 0.3, gone_after: int = 8, still_iou: float = 0.8, gap_frames: int = 3,
-                 match_cover: float = 0.8, sure_conf: float = 0.7, same_outline: float = 0.6,
-                 edge_hits: int = 12, still_shown: float = 0.5, carried_for: float = 3.0) -> None:
-        self.window, self.min_hits, self.min_conf = window, min_hits, min_conf
-        self.min_support, self.match_iou, self.gone_after = min_support, match_iou, gone_after
-        self.match_cover = match_cover  # a box within a track's box is that card, partly covered
-        self.still_iou = still_iou
-        # A card cut by the picture's edge counts as lying still after this many frames, not
-        # ``min_hits``: on the virtual table a card slid in over the lower edge kept a box of
-        # IoU 0.86 over four frames, was named from its half in view and then re-read as it came on.
-        self.edge_hits = max(edge_hits, min_hits)
-        self.still_shown = still_shown  # a card whose free sides show this much still lies there
-        self.same_outline = same_outline  # a re-read lies at least this much (IoU) where the card was named
-        self.gap_frames = gap_frames  # missing this long, a card may have been taken away and another laid
-        self.carried_for = carried_for  # a card carried in explains a spot read anew this long after it was first seen
-        self._carried: deque[Carried] = deque(maxlen=32)  # cards lost from view while carried in, unnamed
-        # A card is named once all the votes its track has had, times the card's share of the
-        # possible ones, weigh as much as ``min_hits`` reads this sure; it is renamed by ``window``
-        # reads this sure on average, or by three times as many timid ones.
-        self.sure_conf = sure_conf
+    def __init__(self, settings: TrackerSettings = TABLE, **overrides) -> None:
+        """A tracker with ``settings`` and ``overrides`` of its fields."""
+        self.settings = replace(settings, **overrides) if overrides else settings
+        self._carried: deque[Carried] = deque(maxlen=self.settings.carried_memory)  # lost while carried in, unnamed
         self.tracks: list[Track] = []
         self._next = 1
         self._sides: Sides | None = None  # this frame's, and its reads: asked only of a re-read
@@ -137,27 +117,27 @@ class Stabilizer:
                sides: Sides | None = None) -> list:
         """Feed one frame's reads; returns the events this frame makes certain. ``sides`` asks the frame
         whether a card's sides still show where the cards in view leave them free
-        (:func:`vision.layers.sides_in`): how a card thrown onto a pile is told from a re-read."""
-        reads = [r for r in reads if r.confidence >= self.min_conf]
+        (:func:`vision.recognize.layers.sides_in`): how a card thrown onto a pile is told from a re-read."""
+        reads = [r for r in reads if r.confidence >= self.settings.min_conf]
         self._sides, self._reads = sides, reads
         matched = self._match(reads, t)
         events: list = []
         for track in list(self.tracks):
             read = matched.get(track.id)
             track.hits.append(read is not None)
-            if len(track.hits) > self.window:
+            if len(track.hits) > self.settings.window:
                 track.hits.popleft()
             if read is not None:
                 track.box, track.missing = read.box, 0
                 track.corners = list(getattr(read, "corners", None) or [])
                 track.cut = bool(getattr(read, "cut", False))
-                track.vote(read)
-                _push(track.boxes, read.box, self.edge_hits)
-                _push(track.tops, (read.card, read.confidence), 3 * self.window)
+                track.vote(read, self.settings.alternative_weight)
+                _push(track.boxes, read.box, self._edge_hits)
+                _push(track.tops, (read.card, read.confidence), 3 * self.settings.window)
             else:
                 track.missing += 1
                 # only a gap after the card was named can hide a swap; one while it was carried in cannot
-                track.unbroken = track.unbroken and (track.card is None or track.missing < self.gap_frames)
+                track.unbroken = track.unbroken and (track.card is None or track.missing < self.settings.gap_frames)
             events.extend(self._decide(track, t, impossible))
         return events
 
@@ -172,15 +152,15 @@ class Stabilizer:
         (after every IoU match), so the visible part's misreads vote on the card instead of starting
         a phantom card of their own."""
         boxes = {tr.id: tr.box for tr in self.tracks}
-        ahead = {tr.id: tr.ahead() for tr in self.tracks}
-        pairs = sorted(((max(box_iou(tr.box, r.box), AHEAD_TRUST * box_iou(ahead[tr.id], r.box)), tr.id, i)
+        ahead = {tr.id: tr.ahead(self.settings.ahead_frames) for tr in self.tracks}
+        pairs = sorted(((max(box_iou(tr.box, r.box), self.settings.ahead_trust * box_iou(ahead[tr.id], r.box)), tr.id, i)
                         for tr in self.tracks for i, r in enumerate(reads)), reverse=True)
         out: dict[int, Read] = {}
         used: set[int] = set()
         for iou, tid, i in pairs:
             if tid in out or i in used:
                 continue
-            if iou < self.match_iou and box_cover(boxes[tid], reads[i].box) < self.match_cover:
+            if iou < self.settings.match_iou and box_cover(boxes[tid], reads[i].box) < self.settings.match_cover:
                 continue
             out[tid] = reads[i]
             used.add(i)
@@ -193,21 +173,21 @@ class Stabilizer:
         return out
 
     def _decide(self, track: Track, t: float, impossible) -> list:
-        if track.missing >= self.gone_after:
+        if track.missing >= self.settings.gone_after:
             self.tracks.remove(track)
-            if track.card is None and _moved(track, self.still_iou):
+            if track.card is None and _moved(track, self.settings.still_iou):
                 self._carried.append(Carried.of(track))
             return [CardGone(track.id, track.card, t)] if track.card else []
         if track.card is not None:
             return self._replaced(track, t, impossible)
-        if sum(track.hits) < self.min_hits or not self._still(track):
+        if sum(track.hits) < self.settings.min_hits or not self._still(track):
             return []
         total = sum(track.votes.values())
         options = sorted(((v, c) for c, v in track.votes.items() if c not in impossible), reverse=True)
         possible = sum(v for v, _ in options)
-        if not options or options[0][0] < self.min_support * possible or options[0][0] < 0.1 * total:
+        if not options or options[0][0] < self.settings.min_support * possible or options[0][0] < self.settings.min_share * total:
             return []  # no possible card has a clear majority yet: wait
-        if options[0][0] / possible * total < self.min_hits * self.sure_conf:
+        if options[0][0] / possible * total < self.settings.min_hits * self.settings.sure_conf:
             return []  # the card was seen only timidly so far (a hand still half over it): wait
         if self._stray(track, options[0][1], impossible):
             return []
@@ -223,9 +203,13 @@ class Stabilizer:
         top = max(track.votes, key=track.votes.__getitem__)
         return top in impossible and 2 * track.mentions.get(card, 0) < track.reads
 
+    @property
+    def _edge_hits(self) -> int:
+        return max(self.settings.edge_hits, self.settings.min_hits)
+
     def _still(self, track: Track) -> bool:
-        n = self.edge_hits if track.cut else self.min_hits
-        return len(track.boxes) >= n and box_iou(track.boxes[-n], track.boxes[-1]) >= self.still_iou
+        n = self._edge_hits if track.cut else self.settings.min_hits
+        return len(track.boxes) >= n and box_iou(track.boxes[-n], track.boxes[-1]) >= self.settings.still_iou
 
     def _replaced(self, track: Track, t: float, impossible) -> list:
         """The recent reads all name one other possible card, surely enough: a new card lies here. A
@@ -238,18 +222,18 @@ class Stabilizer:
         if new == track.card or new in impossible:
             return []
         run = [conf for _, conf in takewhile(lambda top: top[0] == new, reversed(track.tops))]  # newest first
-        if len(run) < self.window:
+        if len(run) < self.settings.window:
             return []
-        sure = sum(run[:self.window]) >= self.window * self.sure_conf
+        sure = sum(run[:self.settings.window]) >= self.settings.window * self.settings.sure_conf
         coming = self._carried_in(track, new, t)  # thrown here: a new card, not this one read better
-        if not (sure or coming or len(run) >= 3 * self.window):
+        if not (sure or coming or len(run) >= self.settings.timid_factor * self.settings.window):
             return []
         gone = CardGone(track.id, track.card, t)
         self.tracks.remove(track)
         fresh = Track(self._next, track.box, first_seen=t)
         self._next += 1
-        fresh.votes = {new: float(self.window)}
-        fresh.hits = deque([True] * self.window)
+        fresh.votes = {new: float(self.settings.window)}
+        fresh.hits = deque([True] * self.settings.window)
         fresh.boxes = deque(track.boxes)
         fresh.corners, fresh.cut = track.corners, track.cut  # this frame's read: where the new card is named
         self.tracks.append(fresh)
@@ -265,21 +249,21 @@ class Stabilizer:
         little after (seed 6 of the virtual table: outline IoU 0.65). One thrown almost as the last lay
         is told by the picture, where the frame can be asked: the last card's sides still show round it."""
         if len(track.named_corners) == 4 and len(track.corners) == 4:
-            if quad_iou(track.named_corners, track.corners) < self.same_outline:
+            if quad_iou(track.named_corners, track.corners) < self.settings.same_outline:
                 return False
             return not self._still_under(track)
-        return track.named_box is not None and box_iou(track.named_box, track.box) >= self.same_outline
+        return track.named_box is not None and box_iou(track.named_box, track.box) >= self.settings.same_outline
 
     def _carried_in(self, track: Track, new: str, t: float) -> bool:
         """A card read as ``new`` was carried in after the card here was named, moving, and was lost
         from view near here: it was thrown onto that card (a re-read has no such card coming). On the
         virtual table's pile the thrown card is read on its way and lost as it lands; the spot's reads
         turn to it some frames later, however exactly it covers the last card."""
-        near = 1.5 * box_diagonal(track.box)
+        near = self.settings.carried_near * box_diagonal(track.box)
         coming = [Carried.of(o) for o in self.tracks
-                  if o.card is None and o.missing and o.tops and _moved(o, self.still_iou)]
-        return any(c.card == new and c.first_seen >= (track.named_at or t) and c.apart(track.box) <= near
-                   and t - c.first_seen <= self.carried_for for c in list(self._carried) + coming)
+                  if o.card is None and o.missing and o.tops and _moved(o, self.settings.still_iou)]
+        return any(c.card == new and c.first_seen >= (track.named_at or t) and c.apart(track.box, self.settings.carried_ahead) <= near
+                   and t - c.first_seen <= self.settings.carried_for for c in list(self._carried) + coming)
 
     def _still_under(self, track: Track) -> bool:
         """The card named here still shows its sides round the card now read here: one was thrown onto it."""
@@ -287,7 +271,7 @@ class Stabilizer:
             return False
         in_view = [r.corners for r in self._reads if len(getattr(r, "corners", None) or []) == 4]
         shown = self._sides(track.named_corners, in_view)
-        return shown is not None and shown >= self.still_shown
+        return shown is not None and shown >= self.settings.still_shown
 
 
 @dataclass(frozen=True)
@@ -301,13 +285,13 @@ class Carried:
     def of(cls, track: Track) -> Carried:
         return cls(track.tops[-1][0], track.box, track.first_seen, track.step())
 
-    def apart(self, box: tuple[float, float, float, float]) -> float:
+    def apart(self, box: tuple[float, float, float, float], ahead: float) -> float:
         """How near ``box`` the card came or was heading: a card thrown fast is lost from view (blurred)
-        short of where it lands, so the way it was going counts for CARRIED_AHEAD more of its steps."""
+        short of where it lands, so the way it was going counts for ``ahead`` more of its steps."""
         (x, y), (px, py) = box_centre(self.box), box_centre(box)
         dx, dy = self.step
         length = dx * dx + dy * dy
-        k = 0.0 if length == 0 else min(max(((px - x) * dx + (py - y) * dy) / length, 0.0), CARRIED_AHEAD)
+        k = 0.0 if length == 0 else min(max(((px - x) * dx + (py - y) * dy) / length, 0.0), ahead)
         return hypot(px - x - k * dx, py - y - k * dy)
 
 

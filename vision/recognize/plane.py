@@ -13,7 +13,7 @@ pinhole camera with its principal point at the picture's centre (true of webcams
 tilt, the direction of the tilt and its focal length fitted so that the found cards' corners are right
 angles, those at hidden corners left out. The card's size there is the median of the sides whose two
 corners show. A corner is hidden where the index network reads its patch as showing no card
-(``vision.index``'s ``none``): that also takes the blank corners of poker cards, which then move only
+(``vision.recognize.index``'s ``none``): that also takes the blank corners of poker cards, which then move only
 as far as the plane is off.
 """
 
@@ -135,13 +135,13 @@ def complete(outlines: list[np.ndarray], hidden: np.ndarray, size: tuple[int, in
 
 
 def patch_order(outline: np.ndarray) -> int:
-    """How far :func:`vision.geometry.order_quad` rolls ``outline``: the index network's corner
+    """How far :func:`vision.recognize.geometry.order_quad` rolls ``outline``: the index network's corner
     patch i is of ``outline``'s corner i + this."""
     return best_roll(order_quad(outline), outline)
 
 
 def hidden_corners(outlines: list[np.ndarray], none: np.ndarray, threshold: float = HIDDEN_FROM) -> np.ndarray:
     """cards x 4: where each outline's corner is hidden, from the index network's p(`none`) of its
-    patches (cards x 4, in :func:`vision.index.corner_patches`' order)."""
+    patches (cards x 4, in :func:`vision.recognize.index.corner_patches`' order)."""
     return np.stack([np.roll(p >= threshold, patch_order(np.asarray(q, np.float32))) for q, p in zip(outlines, none)]) \
         if len(outlines) else np.zeros((0, 4), bool)

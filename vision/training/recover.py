@@ -8,7 +8,7 @@ scale ``sqrt(v + eps)`` and shift ``m + b``. In eval mode that is ``W x + b`` ex
 where a batch norm uses each batch's own statistics, it is close to it from the first step, so a
 fine-tuning starts from the shipped model rather than from a disturbed one.
 
-``python -m vision.recover models/card-detector.onnx runs/det-v2.pt`` (the classifier likewise).
+``python -m vision.training.recover models/card-detector.onnx runs/det-v2.pt`` (the classifier likewise).
 The two small plain-PyTorch networks (``card-index.onnx``, ``card-corners.onnx``) are recovered the
 same way into a state dict that their trainers' ``--init`` takes (:func:`recover_plain`).
 """
@@ -21,7 +21,16 @@ from pathlib import Path
 
 import numpy as np
 
-from . import offline  # must precede ultralytics
+from datasets.art import all_packs
+from datasets.scenes import render_scene
+from vision.recognize import corners, index, letterbox
+from vision.recognize.corners import cut_window
+from vision.recognize.geometry import rectify
+from vision.recognize.index import corner_patches
+
+from . import offline  # noqa: F401 - must precede ultralytics
+from .train_corners import corner_net
+from .train_index import index_net
 
 YAMLS = {"obb": "yolo11n-obb.yaml", "classify": "yolo11n-cls.yaml"}
 
@@ -117,13 +126,6 @@ def scene_images(n: int, size: int, task: str, seed: int = 424_242) -> np.ndarra
     """Training-like inputs: generated scenes letterboxed (detector, ``obb``), card crops
     (classifier), the cards' corner patches (``index``) or windows round them (``corners``); the
     last two come in their networks' own size."""
-    from datasets.art import all_packs  # noqa: PLC0415
-    from datasets.scenes import render_scene  # noqa: PLC0415
-
-    from .corners import cut_window  # noqa: PLC0415
-    from .geometry import rectify  # noqa: PLC0415
-    from .index import corner_patches  # noqa: PLC0415
-    from .recognize import letterbox  # noqa: PLC0415
 
     packs, out = all_packs(), []
     i = 0
@@ -190,16 +192,13 @@ def recover_plain(onnx_path: Path, out: Path, samples: int = 256) -> Path:
     import onnx  # noqa: PLC0415
     import torch  # noqa: PLC0415
 
-    from . import corners, index  # noqa: PLC0415
 
     model = onnx.load(str(onnx_path))
     meta = {p.key: p.value for p in model.metadata_props}
     if "names" in meta:
-        from .train_index import index_net  # noqa: PLC0415
 
         net, kind, size = index_net(len(ast.literal_eval(meta["names"]))), "index", index.SIZE
     else:
-        from .train_corners import corner_net  # noqa: PLC0415
 
         net, kind, size = corner_net(), "corners", corners.SIZE
     calibrate(net, load_plain(net, plain_layers(model)), scene_images(samples, size, kind))

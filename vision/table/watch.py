@@ -1,7 +1,7 @@
 """The live table: stable card events from the camera become the referee's events.
 
 One direction of flow: frames -> reads (:mod:`vision.recognize`) -> stable cards
-(:mod:`vision.stable`) -> this module -> :class:`engine.session.Session`. What the camera
+(:mod:`vision.table.stable`) -> this module -> :class:`engine.session.Session`. What the camera
 cannot see (bids, exchanges, who swapped the trump 6) is *tapped* in by a person; the watcher
 records both into the one session log.
 
@@ -26,8 +26,8 @@ from engine.cards import card
 from engine.events import CardCorrected, CardPlayed, Event, HandStarted, UpcardShown
 from engine.hand import Hand, IllegalEvent
 from engine.session import Session
+from vision.recognize.geometry import box_under
 
-from .geometry import box_under
 from .layout import UPCARD, TableLayout
 from .stable import CardGone, CardLaid, Sides, Stabilizer
 
@@ -68,7 +68,7 @@ class Watcher:
                  on_record: Callable[[int, Event], None] | None = None) -> None:
         self.session = session
         self.layout = layout
-        self.stabilizer = stabilizer or Stabilizer(gone_after=12)
+        self.stabilizer = stabilizer or Stabilizer()
         self.on_record = on_record
         self.seen: dict[int, Seen] = {}
         self.vanished: dict[str, Seen] = {}  # the last sight of each card that left the table
@@ -253,7 +253,7 @@ class Watcher:
         """A card laid before ``s`` (at a place that counts) is still being read, for a little while."""
         st = self.stabilizer
         for tr in st.tracks:
-            if tr.card is not None or tr.first_seen >= s.first_seen or sum(tr.hits) < st.min_hits:
+            if tr.card is not None or tr.first_seen >= s.first_seen or sum(tr.hits) < st.settings.min_hits:
                 continue
             if self.now - tr.first_seen > patience:
                 continue

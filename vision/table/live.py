@@ -1,9 +1,9 @@
 """The loop at the table: frames in, the session's record out.
 
 :class:`LiveTable` runs recognition on a frame, keeps the mat's homography, hands the reads to
-the :class:`~vision.watch.Watcher` and keeps the last annotated frame and a snapshot per
+the :class:`~vision.table.watch.Watcher` and keeps the last annotated frame and a snapshot per
 recorded card (the review shows them). :func:`run` drives it from a source, survives a camera
-that drops out (:class:`~vision.sources.Resilient`), and applies timed taps (the demo's stand-in
+that drops out (:class:`~vision.table.sources.Resilient`), and applies timed taps (the demo's stand-in
 for a person at the tablet).
 """
 
@@ -18,9 +18,9 @@ import numpy as np
 
 from engine.events import Event, HandStarted
 from engine.hand import IllegalEvent
+from vision.recognize.layers import sides_in
 
 from .annotate import annotate
-from .layers import sides_in
 from .layout import MatFinder, TableLayout
 from .sources import Frame
 from .watch import Notice, Watcher, save_snapshot

@@ -17,31 +17,15 @@ from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
-from .geometry import box_iou, quad_iou
-from .recognize import Detection, read_image
+from datasets.art import all_packs, shared_dir
+from datasets.scenes import SceneOptions, render_scene
+from vision.recognize.geometry import box_iou, greedy_match, quad_iou, rectify
+from vision.recognize.recognizer import Detection, read_image
 
 RANK_OF_NAME = {"six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "T", "jack": "J",
                 "queen": "Q", "king": "K", "ace": "A"}
 EVAL_SEED = 987_654  # far from the training seeds
 MAP_IOUS = np.arange(0.5, 0.96, 0.05)  # mAP50-95: AP averaged over these IoU thresholds
-
-
-def greedy_match(preds: list, gts: list, iou: Callable, thr: float) -> list[tuple[int, int, float]]:
-    """Greedy matching, highest confidence first: (pred index, gt index, iou)."""
-    pairs, used = [], set()
-    order = sorted(range(len(preds)), key=lambda i: -preds[i][1])
-    for i in order:
-        best, bj = thr, -1
-        for j, g in enumerate(gts):
-            if j in used:
-                continue
-            v = iou(preds[i][0], g[0])
-            if v >= best:
-                best, bj = v, j
-        if bj >= 0:
-            used.add(bj)
-            pairs.append((i, bj, best))
-    return pairs
 
 
 def average_precision(scored: list[tuple[float, bool]], n_gt: int) -> float:
@@ -142,9 +126,6 @@ def _figure(what: str, k: int, n: int) -> str:
 
 def generated_scenes(scenes: int = 200, seed: int = EVAL_SEED, things_rate: float = 0.0) -> Iterator:
     """The generated validation scenes (datasets.scenes.Scene), rendered one by one."""
-    from datasets.art import all_packs  # noqa: PLC0415 - only evaluation needs the art
-    from datasets.scenes import SceneOptions, render_scene  # noqa: PLC0415
-
     packs, opts = all_packs(), SceneOptions(things_rate=things_rate)
     return (render_scene(seed + i, packs, opts) for i in range(scenes))
 
@@ -171,8 +152,6 @@ def evaluate_generated(recognizer: Callable[[np.ndarray], list[Detection]], scen
 
 def real_photos() -> Path:
     """The real set where the card scans are: CI and users point ``$CHRATZE_SHARED`` at one folder."""
-    from datasets.art import shared_dir  # noqa: PLC0415 - only evaluation needs the shared folder
-
     return shared_dir() / "real" / "poker-photos"
 
 
@@ -221,8 +200,6 @@ def evaluate_real(recognizer: Callable[[np.ndarray], list[Detection]], folder: P
 def classify_real_boxes(recognizer, folder: Path, limit: int | None = None) -> tuple[int, float, dict]:
     """Stage 2 alone (with its second look): name each real card cut from its labelled box.
     Returns (cards, rank accuracy, confusion counts {(true rank, read rank): n})."""
-    from .geometry import rectify  # noqa: PLC0415
-
     confusion: dict[tuple[str, str], int] = {}
     for xml in sorted(folder.glob("*.xml"))[:limit]:
         image = read_image(image_for(xml))

@@ -1,6 +1,6 @@
 """Train the two stages with Ultralytics, offline, and export them to ONNX.
 
-``python -m vision.train --data runs/data --out models`` regenerates nothing by itself; the
+``python -m vision.training.train --data runs/data --out models`` regenerates nothing by itself; the
 Makefile's ``make model`` builds the data and then calls this. Both stages start from
 Ultralytics' model YAMLs (no pretrained weights exist offline).
 """

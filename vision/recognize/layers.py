@@ -75,7 +75,7 @@ def sides_shown(gray: np.ndarray, quad: np.ndarray, covers: list[np.ndarray]) ->
 
 
 def sides_in(rgb: np.ndarray) -> Callable[[list, list], float | None]:
-    """:func:`sides_shown` on one frame, for the stabilizer (:data:`vision.stable.Sides`); the frame
+    """:func:`sides_shown` on one frame, for the stabilizer (:data:`vision.table.stable.Sides`); the frame
     is greyed at the first question (most frames ask none)."""
     gray = cache(partial(edge_image, rgb))
 
@@ -140,7 +140,7 @@ def upper(shown_a: float | None, shown_b: float | None, shown: float = SHOWN, le
 
 def stacking(rgb: np.ndarray, quads: list[np.ndarray]) -> list[tuple[int, ...]]:
     """For each outline, the indices of those found lying on it. The picture is turned grey
-    (:func:`vision.edges.edge_image`) only where two outlines overlap: most frames have none."""
+    (:func:`vision.recognize.edges.edge_image`) only where two outlines overlap: most frames have none."""
     over: list[list[int]] = [[] for _ in quads]
     pairs = [(i, j) for i in range(len(quads)) for j in range(i + 1, len(quads)) if quad_iou(quads[i], quads[j]) > 0]
     gray = edge_image(rgb) if pairs else None

@@ -1,6 +1,6 @@
-"""Train the corner stage (:mod:`vision.corners`) with plain PyTorch and export it to ONNX.
+"""Train the corner stage (:mod:`vision.recognize.corners`) with plain PyTorch and export it to ONNX.
 
-``python -m vision.train_corners --data runs/corners/pairs.npz --out models/card-corners.onnx``
+``python -m vision.training.train_corners --data runs/corners/pairs.npz --out models/card-corners.onnx``
 reads the pairs :mod:`datasets.corner_crops` wrote (and the ``-val.npz`` beside them). The
 network is small (0.77 M weights, about 30 M multiply-adds per window): five stride-2 stages and
 two dense layers that give each corner's offset from the box's own corner. Ultralytics has no
@@ -20,7 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .corners import BASE, GROW, SIZE
+from datasets.corner_crops import val_path
+from vision.recognize.corners import BASE, GROW, SIZE
+from vision.recognize.geometry import quad_iou
 
 # Corner order after a mirror: left-right swaps TL/TR and BR/BL; upside down swaps TL/BL and TR/BR.
 MIRROR_X = [1, 0, 3, 2]
@@ -29,7 +31,7 @@ MIRROR_Y = [3, 2, 1, 0]
 
 def stage(i: int, o: int):
     """Two 3x3 convolutions, the first of stride 2: the building block of the small plain-PyTorch
-    networks (this one and :mod:`vision.train_index`)."""
+    networks (this one and :mod:`vision.training.train_index`)."""
     from torch import nn  # noqa: PLC0415
 
     return nn.Sequential(nn.Conv2d(i, o, 3, 2, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True),
@@ -91,7 +93,6 @@ def evaluate(net, windows: np.ndarray, corners: np.ndarray, device: str = "cpu")
     """Mean corner error (window pixels) and mean outline IoU with the truth, against the box's."""
     import torch  # noqa: PLC0415
 
-    from .geometry import quad_iou  # noqa: PLC0415
 
     net.eval()
     with torch.no_grad():
@@ -112,7 +113,6 @@ def train(data: Path | list[Path], epochs: int = 12, batch: int = 128, lr: float
     runs a command for ten minutes at most (docs/gpu-round.md)."""
     import torch  # noqa: PLC0415
 
-    from datasets.corner_crops import val_path  # noqa: PLC0415
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -199,7 +199,7 @@ def export(net, out: Path) -> Path:
 
 
 def training_options(ap: argparse.ArgumentParser, what: str, source: str, out: str, epochs: int, state: str) -> None:
-    """The options both small networks train with (this one and :mod:`vision.train_index`)."""
+    """The options both small networks train with (this one and :mod:`vision.training.train_index`)."""
     ap.add_argument("--data", type=Path, nargs="+", required=True, help=f"{what} from {source}")
     ap.add_argument("--val", type=Path, default=None, help=f"validation {what} (default: the first --data's -val.npz)")
     ap.add_argument("--out", type=Path, default=Path(out))

@@ -1,20 +1,20 @@
 """Image of the table -> the cards in it, with ONNX Runtime on the CPU (no torch).
 
 Two stages: an oriented-box detector finds every face-up card; each card is cut out upright
-(:func:`vision.geometry.rectify`) and a classifier trained on crops of the known card art
+(:func:`vision.recognize.geometry.rectify`) and a classifier trained on crops of the known card art
 names it. Each detection keeps the classifier's next-best cards so the live table can fall back
 to them when the best read is impossible (a card already played). Which end of a card is up is
 ambiguous in the detector's box, and the classifier learnt both: a read it is unsure of gets a
 second look with the card's other end up (its other index corner on top), and the two are averaged.
 Between the two, a third network puts each box's corners where the card's are
-(:mod:`vision.corners`): a tilted camera sees a card as a trapezoid, which no rectangle fits.
+(:mod:`vision.recognize.corners`): a tilted camera sees a card as a trapezoid, which no rectangle fits.
 A fourth reads each card again from its four corners, where the indices are printed, and
-multiplies that into the classifier's read (:mod:`vision.index`): a card mostly under others shows
+multiplies that into the classifier's read (:mod:`vision.recognize.index`): a card mostly under others shows
 its index, not much else.
-A photo is looked at twice by the detector, as it is and turned a quarter (:mod:`vision.views`).
+A photo is looked at twice by the detector, as it is and turned a quarter (:mod:`vision.recognize.views`).
 Where found cards overlap, the edges the picture shows tell which lies on which, and each card's
-part in view is boxed too (:mod:`vision.layers`). In a photo, a covered card's hidden corners are then
-put where the table's plane says, the size of the other cards (:mod:`vision.plane`).
+part in view is boxed too (:mod:`vision.recognize.layers`). In a photo, a covered card's hidden corners are then
+put where the table's plane says, the size of the other cards (:mod:`vision.recognize.plane`).
 A box the classifier names ``back`` (a face-down card: the stock beside the upcard, a card laid
 blind) is no card in view and is left out, rather than guessed as the face it most resembles.
 """
@@ -32,62 +32,29 @@ import numpy as np
 from . import corners as corner_stage
 from . import edges as edge_stage
 from . import index as index_stage
-from . import input_size
-from . import layers
+from . import input_size, layers
 from . import plane as plane_stage
-from .geometry import (CROP_H, CROP_W, Rect, box_iou, crosswise, elongation, order_quad, quad_iou, rect_within, rectify,
-                       sideways)
+from .geometry import (
+    CROP_H,
+    CROP_W,
+    Rect,
+    box_iou,
+    crosswise,
+    elongation,
+    order_quad,
+    quad_iou,
+    rect_within,
+    rectify,
+    sideways,
+)
+from .settings import FRAME, RecognizerSettings, with_overrides
 from .views import CANDIDATE, fuse, turn, unturn
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
+MODELS = Path(__file__).resolve().parent.parent.parent / "models"
 DETECTOR = MODELS / "card-detector.onnx"
 CLASSIFIER = MODELS / "card-classifier.onnx"
 CORNERS = MODELS / "card-corners.onnx"
 INDEX = MODELS / "card-index.onnx"
-SECOND_LOOK = 0.9  # a best class less probable than this gets a second look (see Recognizer.read)
-# Rotated NMS keeps a box meeting a bolder one at IoU under this, by views. In a photo, cards lying
-# nearly on one another (a trick pile, a fan) had the box of the one on top suppressed by the one under
-# it at 0.5; two boxes of one card are fitted to one outline and taken for one card after the fit
-# (one_per_outline). Photos, 0.5 -> 0.7 (with SAME_READ): generated recall 0.949 -> 0.964, per card
-# 0.974 -> 0.984, mAP50-95 0.842 -> 0.859 (docs/model-history.md, "Cards lying on one another"). Camera
-# frames keep 0.5: on the live table's pile the strip of a covered card, boxed at 0.7, was read as a card never laid.
-NMS_IOU = {1: 0.5, 2: 0.7}
-# Two outlines read as the same card and meeting at this IoU or more are one card (a pack has each card
-# once): the boxes NMS_IOU lets through along part of a card, fitted to outlines short of one another.
-SAME_READ = 0.5
-CROSS_COVER = 0.6  # a box this much inside a surer read's, and crosswise to it, is no card (see across_surer)
-# Detector looks per picture (vision.views). A second look doubles the detector's time: a camera frame
-# gets one, since the live table sees each card over many frames; a photo has one chance and gets two.
-VIEWS = 1
-PHOTO_VIEWS = 2
-# Detector score threshold by views: with two, a box one view misses counts at half. One view runs the
-# detector at the frame's own shape (vision.input_size), where it scores a little lower than at its square:
-# 0.3 there finds what 0.35 found at the square (docs/model-history.md, "The detector at the frame's shape").
-CONF = {1: 0.3, 2: 0.35}
-# A box scoring less, down to FLOOR, is a card too where the classifier reads it as one at READ_SURE or
-# more: the classifier vouches for a card the detector was unsure of. Photos only: with two views, threshold
-# 0.25 alone (until v11) against 0.35 with boxes from 0.15 read surely, generated recall 0.936 -> 0.947 at the
-# same precision (0.892), real recall 0.932 -> 0.939 with precision 0.857 -> 0.873 (docs/model-history.md,
-# "A sure read vouches for a box"). On camera frames it cost a sixth of the live table's frame rate for no hand gained.
-FLOOR = {2: 0.15}  # by views; where none is given, the threshold itself: no box under it is read
-READ_SURE = 0.8
-# A card the classifier names at this probability or more is not read again from its corners: on the
-# 200 evaluation scenes and the real photos the figures were the same to the card with half the
-# corner reads (279 of 575 cards and 251 of 604; at 0.99, 3 generated cards more were misread).
-INDEX_UNSURE = 0.999
-# An outline less than this many times longer than wide may be a card tilted away along its length, seen
-# wider than long (a card is about 1.5 times longer than wide): unless read at INDEX_UNSURE or more, it is
-# read the other way round too and the surer read is kept. Read only the way the picture's long sides say,
-# 12 of the 18 misread cards of the 200 evaluation scenes were cut sideways (docs/model-history.md, "A card
-# seen wider than long"); sure reads left alone, the same cards came out right with a third of the second reads.
-SIDEWAYS_BELOW = 1.4
-# A covered card whose hidden corners the table's plane moved further than this (pixels) is read again from
-# its completed outline, and the surer of its two reads kept: its crop and corner patches are then cut where
-# the card lies, not where the corner network guessed it ends. Of four ways of using the second read, the only
-# one that gained on each of 300 tune scenes, the 200 evaluation scenes and two held-out sets of 1,000
-# (docs/model-history.md, "Covered cards read again").
-REREAD_MOVED = 1.0
-CORNER_PASSES = 2  # the corner network looks again around the corners it found (vision.corners)
 BACK = "back"  # the classifier's class for a face-down card, and the key of each pack's back in datasets/
 
 
@@ -96,12 +63,12 @@ class Detection:
     card: str  # e.g. "Ah"
     confidence: float  # detector score x classifier probability
     box: tuple[float, float, float, float]  # x1, y1, x2, y2 in image pixels
-    # the card's outline (the box fitted by vision.corners), clockwise from its top left
+    # the card's outline (the box fitted by vision.recognize.corners), clockwise from its top left
     corners: list[tuple[float, float]]
     detector_score: float = 1.0
     alternatives: list[tuple[str, float]] = field(default_factory=list)  # next-best reads
     cut: bool = False  # the picture's edge cuts the card: part of it is out of view
-    # The box of the part in view: ``box`` less what the cards lying on it cover (vision.layers), which
+    # The box of the part in view: ``box`` less what the cards lying on it cover (vision.recognize.layers), which
     # are ``under``'s indices in the same list of detections. None when made: the whole box.
     visible: tuple[float, float, float, float] | None = None
     under: tuple[int, ...] = ()
@@ -151,11 +118,11 @@ def _checked_session(path: Path, threads: int, want: dict[str, object], stage: s
 
 
 def _corner_session(path: Path, threads: int):
-    return _checked_session(path, threads, {"size": corner_stage.SIZE, "grow": corner_stage.GROW}, "vision.corners")
+    return _checked_session(path, threads, {"size": corner_stage.SIZE, "grow": corner_stage.GROW}, "vision.recognize.corners")
 
 
 def _index_session(path: Path, threads: int):
-    return _checked_session(path, threads, {"size": index_stage.SIZE, "share": index_stage.SHARE}, "vision.index")
+    return _checked_session(path, threads, {"size": index_stage.SIZE, "share": index_stage.SHARE}, "vision.recognize.index")
 
 
 def _names(session) -> list[str]:
@@ -196,72 +163,46 @@ def cut_by_edge(quad: np.ndarray, width: int, height: int, margin: float = 2.0) 
 class Recognizer:
     """Callable: RGB image -> list of :class:`Detection`, best first."""
 
-    def __init__(self, detector: Path = DETECTOR, classifier: Path = CLASSIFIER, conf: float | None = None,
-                 iou: float | None = None, threads: int = 2, top_k: int = 3, reuse_frames: int = 0,
-                 second_look: float = SECOND_LOOK, cross_cover: float = CROSS_COVER, views: int = VIEWS,
-                 corners: Path | None = CORNERS, corner_passes: int = CORNER_PASSES,
-                 index: Path | None = INDEX, snap_edges: bool | None = None,
-                 floor: float | None = None, read_sure: float = READ_SURE, same_read: float = SAME_READ,
-                 plane: bool | None = None, fit_input: bool | None = None) -> None:
-        if views not in CONF:
-            raise ValueError(f"views must be 1 or 2, not {views}")
-        if fit_input and views != 1:
-            raise ValueError("a photo's two views turn the detector's square input: fit_input needs views=1")
+    settings: RecognizerSettings = FRAME
+
+    def __init__(self, detector: Path = DETECTOR, classifier: Path = CLASSIFIER, *, corners: Path | None = CORNERS,
+                 index: Path | None = INDEX, settings: RecognizerSettings | None = None, threads: int = 2,
+                 **overrides) -> None:
+        """The four networks (``corners`` or ``index`` None: that stage left out), read with ``settings``
+        (else the preset ``overrides``' ``views`` stands for) and ``overrides`` of its fields."""
+        self.settings = s = with_overrides(settings, **overrides)
         self.det = _session(Path(detector), threads)
         self.det_path, self.threads = Path(detector), threads
-        # One view (camera frames): the detector runs at the frame's own shape, letterboxed to a multiple of
-        # 32 (vision.input_size), not at its exported square: 256x320 for a 640x480 frame, a fifth less of its work.
-        self.fit_input = views == 1 if fit_input is None else fit_input
+        self.fit_input = s.fit_input  # cleared where the detector's graph cannot be resized
         self._sized: dict[tuple[int, int], object] = {}  # the detector's sessions at other input sizes
         self.cls = _session(Path(classifier), threads)
-        self.corners = _corner_session(Path(corners), threads) if corners else None  # None: the boxes as found
-        self.corner_passes = corner_passes
-        # Each fitted side moved onto the edge the picture shows (vision.edges): about 3 ms a 5-card
-        # frame. A photo's outlines are what it reports, and it gets them; the live table decides
-        # nothing by a pixel of outline and keeps its frame rate (None: photos only, as views).
-        self.snap_edges = views == PHOTO_VIEWS if snap_edges is None else snap_edges
-        self.index = _index_session(Path(index), threads) if index else None  # None: the classifier alone
+        self.corners = _corner_session(Path(corners), threads) if corners else None
+        self.index = _index_session(Path(index), threads) if index else None
         self.index_names = _names(self.index) if self.index is not None else []
-        # Covered cards completed to the size of the others in the table's plane (vision.plane): each card's
-        # corners read once more and a camera fitted, about 20 ms a photo; the live table decides nothing by
-        # where a covered card ends (None: photos only, as views).
-        self.plane = views == PHOTO_VIEWS if plane is None else plane
         self.det_size = int(self.det.get_inputs()[0].shape[2])
         self.cls_size = int(self.cls.get_inputs()[0].shape[2])
         self.cls_batch = not isinstance(self.cls.get_inputs()[0].shape[0], int)  # exported with a dynamic batch
         self.names = _names(self.cls)
         self.back = self.names.index(BACK) if BACK in self.names else None  # classifiers before v4 have none
-        self.views = views
-        self.conf, self.top_k = CONF[views] if conf is None else conf, top_k
-        self.iou = NMS_IOU[views] if iou is None else iou
-        # Boxes scoring from ``floor`` up to ``conf`` are read, and kept if read at ``read_sure`` or more.
-        self.floor = min(FLOOR.get(views, self.conf) if floor is None else floor, self.conf)
-        self.read_sure = read_sure
-        self.same_read = same_read
-        self.second_look = second_look  # a best class less probable than this is looked at again
-        self.cross_cover = cross_cover
-        # Video: a card whose detected box (before the fit) has not moved keeps its class probabilities for up to
-        # ``reuse_frames`` frames (then it is classified afresh): most cards on a table lie still.
-        self.reuse_frames = reuse_frames
         self._cache: list[tuple[tuple[float, float, float, float], np.ndarray, int]] = []
 
     def detect_cards(self, rgb: np.ndarray) -> list[tuple[np.ndarray, float]]:
         """Oriented boxes (corners in image pixels) and detector scores, boldest first."""
-        if self.views == 1:
+        if self.settings.views == 1:
             det, size = self._detector_for(*rgb.shape[:2])
             img, r, pad = letterbox(rgb, size)
-            found = [(order_quad(cv2.boxPoints(rect)), s) for rect, s in self._rects(img, self.floor, det)]
+            found = [(order_quad(cv2.boxPoints(rect)), s) for rect, s in self._rects(img, self.settings.low, det)]
         else:  # the letterboxed square turned is the turned frame letterboxed, and 4 times smaller
             img, r, pad = letterbox(rgb, self.det_size)
             upright = self._rects(img, CANDIDATE)
             turned = [(unturn(rect, self.det_size), s) for rect, s in self._rects(turn(img), CANDIDATE)]
             found = fuse([[(order_quad(cv2.boxPoints(rect)), s) for rect, s in view] for view in (upright, turned)],
-                         self.floor)
+                         self.settings.low)
         return [((quad - np.float32(pad)) / r, s) for quad, s in found]
 
     def _detector_for(self, height: int, width: int) -> tuple[object, tuple[int, int]]:
         """The detector session for a picture of this shape, and the input size it letterboxes to: its
-        exported square, or (``fit_input``) the shape's own (:mod:`vision.input_size`), made once per
+        exported square, or (``fit_input``) the shape's own (:mod:`vision.recognize.input_size`), made once per
         shape. A detector whose graph cannot be resized (not laid out as the rewrite expects, or refused
         by ONNX Runtime at that size) runs at its square, with a warning, rather than stop a game."""
         square = (self.det_size, self.det_size)
@@ -290,7 +231,7 @@ class Recognizer:
         rects = [((float(a), float(b)), (float(c), float(d)), float(np.degrees(t)))
                  for a, b, c, d, t in zip(*out[:4, keep], out[-1, keep])]
         kept = scores[keep].astype(float).tolist()
-        idx = cv2.dnn.NMSBoxesRotated(rects, kept, low, self.iou)
+        idx = cv2.dnn.NMSBoxesRotated(rects, kept, low, self.settings.nms_iou)
         return [(rects[i], kept[i]) for i in np.array(idx).reshape(-1)]
 
     def refine(self, rgb: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
@@ -300,16 +241,16 @@ class Recognizer:
         if self.corners is None or not quads:
             return quads
         fitted = quads
-        for _ in range(self.corner_passes):
+        for _ in range(self.settings.corner_passes):
             fitted = self._fit(rgb, fitted)
         return [f if quad_iou(f, q) >= corner_stage.MIN_AGREEMENT else q for q, f in zip(quads, fitted)]
 
     def snap(self, rgb: np.ndarray, boxes: list[np.ndarray], fitted: list[np.ndarray]) -> list[np.ndarray]:
         """The fitted outlines with each side the picture shows moved onto the card's edge
-        (:mod:`vision.edges`); a box the fit left as found stays so. Only the outline reported is
+        (:mod:`vision.recognize.edges`); a box the fit left as found stays so. Only the outline reported is
         snapped, not the one the card is read from: read from snapped outlines, 2 more of the 498
         cards found in the generated scenes were misread, and 2 real ones were lost."""
-        if self.corners is None or not self.snap_edges:
+        if self.corners is None or not self.settings.snap_edges:
             return fitted
         moved = [i for i, (b, q) in enumerate(zip(boxes, fitted)) if not np.array_equal(q, b)]
         if not moved:
@@ -348,7 +289,7 @@ class Recognizer:
         if not crops:
             return np.zeros((0, len(self.names)), np.float32)
         probs = self.classify(crops)
-        unsure = np.flatnonzero(probs.max(axis=1) < self.second_look)
+        unsure = np.flatnonzero(probs.max(axis=1) < self.settings.second_look)
         if len(unsure):
             turned = [np.ascontiguousarray(crops[i][::-1, ::-1]) for i in unsure]
             probs[unsure] = (probs[unsure] + self.classify(turned)) / 2
@@ -356,14 +297,14 @@ class Recognizer:
 
     def read_cards(self, rgb: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
         """Class probabilities of the cards whose outlines are ``quads``; an outline shorter than
-        SIDEWAYS_BELOW times its width, read less surely than INDEX_UNSURE, is read the other way
+        ``sideways_below`` times its width, read less surely than ``index_unsure``, is read the other way
         round too, and the surer read is kept, unless the first is `back`: a card's back looks the
         same either way, so a face read on it sideways is a stretched guess (the real photos' stacks
         of backs and lids of jars)."""
         ordered = [order_quad(q) for q in quads]
         probs = self._read_ordered(rgb, ordered)
         doubtful = [i for i, (q, p) in enumerate(zip(ordered, probs))
-                    if elongation(q) < SIDEWAYS_BELOW and p.max() < INDEX_UNSURE]
+                    if elongation(q) < self.settings.sideways_below and p.max() < self.settings.index_unsure]
         if doubtful:
             turned = self._read_ordered(rgb, [sideways(ordered[i]) for i in doubtful])
             for i, p in zip(doubtful, turned):
@@ -373,10 +314,10 @@ class Recognizer:
 
     def _read_ordered(self, rgb: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
         """The classifier's read of each whole card, its top end the one from ``quads``' first
-        corner to its second, with its four corners' reads multiplied in (:func:`vision.index.combine`)
-        where the classifier is less sure than INDEX_UNSURE."""
+        corner to its second, with its four corners' reads multiplied in (:func:`vision.recognize.index.combine`)
+        where the classifier is less sure than ``index_unsure``."""
         probs = self.read([rectify(rgb, q, (CROP_W, CROP_H), ordered=True) for q in quads])
-        unsure = [i for i, p in enumerate(probs) if p.max() < INDEX_UNSURE] if self.index is not None else []
+        unsure = [i for i, p in enumerate(probs) if p.max() < self.settings.index_unsure] if self.index is not None else []
         if unsure:
             corners = self.read_corners(rgb, [quads[i] for i in unsure], ordered=True)
             for i, c in zip(unsure, corners):
@@ -385,7 +326,7 @@ class Recognizer:
 
     def read_corners(self, rgb: np.ndarray, quads: list[np.ndarray], ordered: bool = False) -> np.ndarray:
         """The index network's reads of each card's four corner patches (cards x 4 x
-        ``index_names``), all in one run; ``ordered`` as for :func:`vision.index.corner_patches`."""
+        ``index_names``), all in one run; ``ordered`` as for :func:`vision.recognize.index.corner_patches`."""
         patches = np.stack([p for q in quads for p in index_stage.corner_patches(rgb, q, ordered)])
         x = patches.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
         return self.index.run(None, {self.index.get_inputs()[0].name: x})[0].reshape(len(quads), 4, -1)
@@ -410,36 +351,36 @@ class Recognizer:
             best = self.ranked(probs)
             if self.back is not None and probs[self.back] > probs[best[0]]:
                 continue
-            if score < self.conf and probs[best[0]] < self.read_sure:  # neither box nor read sure
+            if score < self.settings.conf and probs[best[0]] < self.settings.read_sure:  # neither box nor read sure
                 continue
             card, confidence, alternatives = self.named(best, probs, score)
             found.append(Detection(card, confidence, frame_box(outline, w, h),
                                    [(float(a), float(b)) for a, b in outline], score, alternatives,
-                                   cut_by_edge(outline, w, h)))
-        self._cache = cache if self.reuse_frames else []
+                                   cut_by_edge(outline, w, h, self.settings.edge_margin)))
+        self._cache = cache if self.settings.reuse_frames else []
         if self.corners is not None:  # fitted, two boxes may have become one outline
-            found = one_per_outline(found, corner_stage.SAME_CARD, self.same_read)
-        return self.complete(rgb, self.stack(rgb, across_surer(found, self.cross_cover)))
+            found = one_per_outline(found, corner_stage.SAME_CARD, self.settings.same_read)
+        return self.complete(rgb, self.stack(rgb, across_surer(found, self.settings.cross_cover)))
 
     def complete(self, rgb: np.ndarray, found: list[Detection]) -> list[Detection]:
         """The cards with their hidden corners, those whose patches the index network sees no card
-        in, where the table's plane puts them (:mod:`vision.plane`), and each card so moved read again
+        in, where the table's plane puts them (:mod:`vision.recognize.plane`), and each card so moved read again
         there (``take_surer``); needs the corner fit and the index network. Which card lies on which,
         and the part of a covered card in view, stay as the fitted outlines showed them: what is moved
         lies out of sight (on the real photos, 2 cards' parts in view of 527 were lost when they were
         worked out from the completed outlines)."""
-        if self.corners is None or self.index is None or not (self.plane and found):
+        if self.corners is None or self.index is None or not (self.settings.plane and found):
             return found
         h, w = rgb.shape[:2]
         outlines = [np.float32(d.corners) for d in found]
         none = self.read_corners(rgb, outlines)[..., self.index_names.index(index_stage.NONE)]
         done = plane_stage.complete(outlines, plane_stage.hidden_corners(outlines, none), (w, h))
-        moved = [i for i, (was, now) in enumerate(zip(outlines, done)) if np.abs(now - was).max() > REREAD_MOVED]
+        moved = [i for i, (was, now) in enumerate(zip(outlines, done)) if np.abs(now - was).max() > self.settings.reread_moved]
         for i, probs in zip(moved, self.read_cards(rgb, [done[i] for i in moved]) if moved else []):
             self.take_surer(found[i], probs)
         for d, outline in zip(found, done):
             d.corners = [(float(a), float(b)) for a, b in outline]
-            d.box, d.cut = frame_box(outline, w, h), cut_by_edge(outline, w, h)
+            d.box, d.cut = frame_box(outline, w, h), cut_by_edge(outline, w, h, self.settings.edge_margin)
             if not d.under:  # no card on it: in view as a whole
                 d.visible = d.box
         return found
@@ -447,7 +388,7 @@ class Recognizer:
     def ranked(self, probs: np.ndarray) -> list[int]:
         """The classes of a read, likeliest first, ``top_k`` of them: a card's name and its next best
         (``back`` is none: a face-down card is left out, not named)."""
-        return [i for i in np.argsort(probs)[::-1] if i != self.back][: self.top_k]
+        return [i for i in np.argsort(probs)[::-1] if i != self.back][: self.settings.top_k]
 
     def named(self, best: list[int], probs: np.ndarray, score: float) -> tuple[str, float, list[tuple[str, float]]]:
         """A read's card, its confidence (the detector's ``score`` times the read's probability) and the
@@ -463,7 +404,7 @@ class Recognizer:
 
     def stack(self, rgb: np.ndarray, found: list[Detection]) -> list[Detection]:
         """Each card's part in view: its outline less those of the cards the picture shows lying on
-        it (:mod:`vision.layers`); a card under none keeps its whole box."""
+        it (:mod:`vision.recognize.layers`); a card under none keeps its whole box."""
         h, w = rgb.shape[:2]
         quads = [np.float32(d.corners) for d in found]
         for d, quad, over in zip(found, quads, layers.stacking(rgb, quads)):
@@ -474,7 +415,7 @@ class Recognizer:
 
     def _reused(self, box) -> tuple[np.ndarray | None, int]:
         for old, probs, age in self._cache:
-            if age <= self.reuse_frames and box_iou(old, box) >= 0.9:
+            if age <= self.settings.reuse_frames and box_iou(old, box) >= self.settings.reuse_iou:
                 return probs, age
         return None, 0
 

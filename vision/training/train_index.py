@@ -1,6 +1,6 @@
-"""Train the index stage (:mod:`vision.index`) with plain PyTorch and export it to ONNX.
+"""Train the index stage (:mod:`vision.recognize.index`) with plain PyTorch and export it to ONNX.
 
-``python -m vision.train_index --data runs/index/patches.npz --out models/card-index.onnx`` reads
+``python -m vision.training.train_index --data runs/index/patches.npz --out models/card-index.onnx`` reads
 the patches :mod:`datasets.index_crops` wrote (and the ``-val.npz`` beside them). The network is
 small (0.91 M weights): four stride-2 stages and two dense layers, one class per card and
 ``none``. Patches are never mirrored: a mirrored index is no card's.
@@ -14,7 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .index import NONE, SHARE, SIZE
+from datasets.corner_crops import val_path
+from vision.recognize.index import NONE, SHARE, SIZE
+
 from .train_corners import light_and_noise, save_state, stage, training_options
 
 
@@ -51,7 +53,6 @@ def train(data: list[Path], epochs: int = 10, batch: int = 128, lr: float = 3e-3
     its class names."""
     import torch  # noqa: PLC0415
 
-    from datasets.corner_crops import val_path  # noqa: PLC0415
 
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)

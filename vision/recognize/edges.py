@@ -1,6 +1,6 @@
 """The outline's last step: each side of a fitted card snapped to the edge the picture shows.
 
-The corner network (:mod:`vision.corners`) looks at a card through a 96-pixel window, so on a card
+The corner network (:mod:`vision.recognize.corners`) looks at a card through a 96-pixel window, so on a card
 200 pixels tall it cannot place a side finer than about a pixel: on the generated scenes its sides
 lie a median 0.63 px from the true ones for cards in full view (outline IoU 0.970). A card's side
 is a straight step from the light card to the darker table, which the picture locates to a fraction

@@ -1,0 +1,71 @@
+"""Command-line options shared by several commands (and the benchmarks): the recognizer's, built
+from its settings' fields, and which generated scenes are scored."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import MISSING, fields
+from pathlib import Path
+from typing import get_type_hints
+
+from vision.recognize import CLASSIFIER, CORNERS, DETECTOR, FRAME, INDEX, PHOTO, Recognizer, RecognizerSettings
+from vision.recognize.settings import with_overrides
+from vision.training.evaluate import EVAL_SEED
+
+
+def model_or_none(value: str) -> Path | None:
+    return None if value.lower() == "none" else Path(value)
+
+
+def _parse(kind):
+    """The argparse type of a settings field's annotation (``float | None`` reads as float)."""
+    for t in (bool, int, float):
+        if kind is t or kind == t | None:
+            return t
+    raise TypeError(f"no option type for {kind}")
+
+
+def model_options(p: argparse.ArgumentParser, photos: bool = False) -> None:
+    """The networks and one option per recognizer setting; each default is the preset's that
+    ``--views`` stands for (one look: camera frames, two: photos)."""
+    p.add_argument("--detector", type=Path, default=DETECTOR)
+    p.add_argument("--classifier", type=Path, default=CLASSIFIER)
+    p.add_argument("--corners", type=model_or_none, default=CORNERS,
+                   help="the corner network ('none': boxes as found; default %(default)s)")
+    p.add_argument("--index", type=model_or_none, default=INDEX,
+                   help="the corner index network ('none': the classifier alone; default %(default)s)")
+    hints = get_type_hints(RecognizerSettings)
+    for f in fields(RecognizerSettings):
+        kind = _parse(hints[f.name])
+        flag = "--" + f.name.replace("_", "-")
+        frame, photo = getattr(FRAME, f.name), getattr(PHOTO, f.name)
+        default = f"{frame}" if frame == photo else f"{frame} for camera frames, {photo} for photos"
+        help_text = f"{f.metadata['why']} (default: {default})".replace("%", "%%")
+        if f.name == "views":
+            p.add_argument(flag, type=int, choices=(1, 2), default=2 if photos else 1, help=help_text)
+        elif kind is bool:
+            p.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=help_text)
+        else:
+            p.add_argument(flag, type=kind, default=None, help=help_text)
+    assert all(f.default is not MISSING for f in fields(RecognizerSettings))
+
+
+def settings_from(args: argparse.Namespace, base: RecognizerSettings | None = None) -> RecognizerSettings:
+    """The settings the options ask for: ``base`` (else the preset of ``--views``) with each option given."""
+    return with_overrides(base, **{f.name: getattr(args, f.name, None) for f in fields(RecognizerSettings)})
+
+
+def recognizer_from(args: argparse.Namespace, base: RecognizerSettings | None = None, threads: int = 2,
+                    **overrides) -> Recognizer:
+    """The recognizer the options of :func:`model_options` ask for, ``overrides`` on top."""
+    return Recognizer(args.detector, args.classifier, corners=args.corners, index=args.index,
+                      settings=with_overrides(settings_from(args, base), **overrides), threads=threads)
+
+
+def scene_options(p: argparse.ArgumentParser) -> None:
+    """Which generated scenes are scored (:func:`vision.training.evaluate.generated_scenes`): eval-detector's
+    and the benchmarks' alike, so a held-out set is asked for the same way everywhere."""
+    p.add_argument("--scenes", type=int, default=200, help="generated validation scenes (0: skip)")
+    p.add_argument("--seed", type=int, default=EVAL_SEED,
+                   help="the first generated scene's seed (default: the scenes every model round was measured "
+                        "on; another seed gives held-out scenes no decision was tuned on)")

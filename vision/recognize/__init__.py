@@ -1,0 +1,26 @@
+"""What reads a picture: the four ONNX networks and the geometry round them.
+
+``Recognizer(settings=PHOTO)(rgb)`` gives the cards in a picture (:class:`Detection`). The stages, in
+the order they run: the detector's oriented boxes (``views``, ``input_size``), the corner fit
+(``corners``, ``edges``), the crop classifier and the corner index reader (``index``), one card
+per outline, which card lies on which (``layers``) and covered cards completed in the table's
+plane (``plane``). Thresholds: ``settings``. No torch: ONNX Runtime on the CPU.
+"""
+
+from .recognizer import (
+                         BACK,
+                         CLASSIFIER,
+                         CORNERS,
+                         DETECTOR,
+                         INDEX,
+                         MODELS,
+                         Detection,
+                         ModelMissing,
+                         Recognizer,
+                         letterbox,
+                         read_image,
+)
+from .settings import FRAME, PHOTO, PRESETS, VIDEO, RecognizerSettings
+
+__all__ = ["BACK", "CLASSIFIER", "CORNERS", "DETECTOR", "INDEX", "MODELS", "Detection", "ModelMissing", "Recognizer",
+           "letterbox", "read_image", "FRAME", "PHOTO", "PRESETS", "VIDEO", "RecognizerSettings"]

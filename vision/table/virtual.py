@@ -1,0 +1,93 @@
+"""The demo's table: a hand of a record rendered as webcam video (by :mod:`datasets.virtual_table`),
+written beside its layout, taps and truth, and a reader that reports the rendered truth imperfectly,
+to test the live table without the networks. The only run-time module that reaches ``datasets``."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+import numpy as np
+
+from datasets.art import SCANNED_PACKS, scanned_pack
+from datasets.virtual_table import render_hand, table_events
+from engine import history
+from engine.cards import DECK
+
+from .layout import TableLayout
+from .sources import Frame
+from .taps import taps_doc
+
+EXAMPLE = Path(__file__).resolve().parent.parent.parent / "docs" / "examples" / "evening.json"
+
+
+class RecordError(ValueError):
+    """A hand that cannot be rendered from the record asked for."""
+
+def render_record_hand(record: Path, hand_no: int, seed: int, pack_name: str | None = None):
+    """The hand rendered, the events a real table records of it, and the house rules."""
+    session = history.loads(record.read_text(encoding="utf-8"))
+    if not 1 <= hand_no <= len(session.hands):
+        raise RecordError(f"{record} has {len(session.hands)} hand(s), not {hand_no}")
+    events = table_events(session.hands[hand_no - 1].events)
+    pack = scanned_pack(pack_name or SCANNED_PACKS[seed % 2])
+    return render_hand(events, pack, seed, session.rules), events, session.rules
+
+
+def write_virtual_table(vh, out: Path) -> None:
+    """The video and, beside it, the layout, the taps and the truth (taps.json last: it marks it complete)."""
+    out.mkdir(parents=True, exist_ok=True)
+    vh.write_video(str(out / "table.avi"))
+    TableLayout.from_dict({"zones": vh.zones, "frame": list(vh.size)}).save(out / "layout.json")
+    (out / "truth.json").write_text(json.dumps([v.__dict__ for v in vh.visuals], indent=1) + "\n")
+    (out / "taps.json").write_text(json.dumps(taps_doc(vh.taps), indent=1, ensure_ascii=False) + "\n")
+    print(f"{out / 'table.avi'}: {vh.duration:.1f} s at {vh.fps:.0f} fps; layout.json, taps.json, truth.json")
+
+
+@dataclass
+class TruthRead:
+    """A read made from the renderer's ground truth: a perfect detector, a noisy classifier."""
+
+    card: str
+    confidence: float
+    box: tuple[float, float, float, float]
+    corners: list[tuple[float, float]]
+    alternatives: list[tuple[str, float]]
+
+
+class TruthCamera:
+    """Frames of a rendered hand, and a reader that reports what is really in the last one
+    (``read``), imperfectly: for testing the live table without the model."""
+
+    def __init__(self, frames: Iterable[tuple[float, np.ndarray, list[dict]]], rng: np.random.Generator,
+                 misread: float = 0.1) -> None:
+        self._frames, self.rng, self.misread = frames, rng, misread
+        self._truth: list[dict] = []
+
+    def frames(self) -> Iterator[Frame]:
+        for i, (t, img, truth) in enumerate(self._frames):
+            self._truth = truth
+            yield Frame(img, t, i)
+
+    def read(self, img: np.ndarray) -> list[TruthRead]:
+        return truth_reads(self._truth, self.rng, self.misread)
+
+
+def truth_reads(truth: list[dict], rng: np.random.Generator, misread: float = 0.1,
+                min_visible: float = 0.5) -> list[TruthRead]:
+    """What an imperfect recognizer would report: covered cards missed, some cards misread."""
+    out = []
+    for c in truth:
+        if c["visible"] < min_visible:
+            continue
+        q = c["quad"]
+        box = (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max()))
+        code, alts = c["card"], []
+        if rng.random() < misread:
+            wrong = DECK[int(rng.integers(len(DECK)))].code
+            if wrong != code:
+                code, alts = wrong, [(c["card"], 0.3)]
+        out.append(TruthRead(code, float(rng.uniform(0.6, 0.95)), box, [tuple(map(float, p)) for p in q], alts))
+    return out
