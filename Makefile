@@ -2,34 +2,49 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+HASH := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+RUN_STAMP := $(VENV)/.installed-run-$(HASH)
+ALL_STAMP := $(VENV)/.installed-all-$(HASH)
 
-.PHONY: demo test bench model setup clean chromium
+.PHONY: demo test check bench model setup clean chromium
 
-$(STAMP): pyproject.toml
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,train]'
+
+# What the referee, the camera and the page need: no torch, no Ultralytics.
+$(RUN_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install -q -e .
 	touch $@
 
-setup: $(STAMP)
+# Everything: the tests and the training stack (torch pinned to the files on this machine).
+$(ALL_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install -q -e '.[test,train]'
+	touch $@ $(RUN_STAMP)
+
+setup: $(ALL_STAMP)
 
 # The tablet page at http://localhost:8000/: webcam 0 if one is attached, else the built-in
 # virtual table as the camera.
-demo: $(STAMP)
+demo: $(RUN_STAMP)
 	$(BIN)/chratze serve --source auto --port $(PORT)
 
 PORT ?= 8000
 
-test: $(STAMP) chromium
+# Everything, as CI runs it.
+test: $(ALL_STAMP) chromium
 	$(BIN)/python -m pytest
+
+# The fast tier for the inner loop: everything but training runs and whole rendered hands.
+check: $(ALL_STAMP)
+	$(BIN)/python -m pytest -m "not slow"
 
 # The browser tests drive Debian's Chromium; install it if we may (they skip, saying why, if not).
 chromium:
 	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
 		apt-get install -y -q chromium >/dev/null 2>&1 || echo "chromium not installed: browser tests will skip"; }
 
-bench: $(STAMP)
+bench: $(ALL_STAMP)
 	$(BIN)/python benchmarks/engine_speed.py
 	$(BIN)/python benchmarks/recognition_speed.py
 	$(BIN)/python benchmarks/classifier_crops.py --scenes 200
@@ -50,7 +65,7 @@ PACKS ?= swiss,drawn,svg-cards,cardsjs
 # The classifier also learns from crops cut at the new detector's own boxes (datasets.detector_crops);
 # the corner network from windows around them (datasets.corner_crops), the index network from
 # the cards' corner patches (datasets.index_crops); both in plain PyTorch, on the CPU.
-model: $(STAMP)
+model: $(ALL_STAMP)
 	$(BIN)/python -m datasets.fetched
 	$(BIN)/python -m datasets.build runs/data --train $(SCENES) --val $$(( $(SCENES) / 10 )) --seed 1 --crops-per-card 3 --card-crops $(CROPS) --packs $(PACKS)
 	$(BIN)/python -m vision.training.train --data runs/data --out models --runs runs/train --device $(DEVICE) --stage detect

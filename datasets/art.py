@@ -1,6 +1,6 @@
 """Card faces for synthetic scenes: the two scanned Swiss packs and drawn French designs.
 
-The scans are read from ``../shared/cards`` (never copied into the repo). The drawn designs
+The scans ship in ``datasets/cards`` (MIT, licence and attribution beside them). The drawn designs
 look like an ordinary poker pack (corner indices, standard pip layouts, busy court pictures),
 which the Swiss French pack is not: its courts and aces carry no index. Training on both is
 what lets the classifier name cards of a pack it never saw.
@@ -28,8 +28,11 @@ CARD_W, CARD_H = 240, 336  # drawn designs, poker proportions (63 x 88 mm)
 RED = {"h", "d"}
 
 
+CARDS = Path(__file__).resolve().parent / "cards"  # the shipped scans
+
+
 def shared_dir() -> Path:
-    """``../shared`` beside the repo, or ``$CHRATZE_SHARED``."""
+    """``../shared`` beside the repo, or ``$CHRATZE_SHARED``: only the real photos that measure a detector."""
     env = os.environ.get("CHRATZE_SHARED")
     if env:
         return Path(env)
@@ -39,9 +42,9 @@ def shared_dir() -> Path:
 @lru_cache(maxsize=None)
 def scanned_pack(name: str) -> dict[str, np.ndarray]:
     """Card code (and ``back``) -> RGB image of one scanned pack."""
-    folder = shared_dir() / "cards" / name
+    folder = CARDS / name
     if not folder.is_dir():
-        raise FileNotFoundError(f"card scans not found at {folder} (set CHRATZE_SHARED)")
+        raise FileNotFoundError(f"no scanned pack {name!r} in {CARDS} (packs: {', '.join(SCANNED_PACKS)})")
     out = {}
     for c in list(DECK) + [BACK]:
         code = c if isinstance(c, str) else c.code
