@@ -58,3 +58,21 @@ def test_eval_detector_looks_for_the_real_photos_in_the_shared_folder_and_says_w
     monkeypatch.setenv("CHRATZE_SHARED", str(tmp_path))
     assert main(["eval-detector", "--scenes", "0"]) == 1
     assert f"real photos not found at {tmp_path / 'real' / 'poker-photos'}" in capsys.readouterr().err
+
+
+def test_every_recognizer_setting_is_an_option_and_the_preset_fills_what_is_not_given():
+    import argparse
+    from dataclasses import fields
+
+    from chratze.options import model_options, settings_from
+    from vision.recognize import FRAME, PHOTO, RecognizerSettings
+
+    p = argparse.ArgumentParser()
+    model_options(p)
+    for f in fields(RecognizerSettings):
+        assert f"--{f.name.replace('_', '-')}" in p.format_help()
+    args = p.parse_args(["--conf", "0.45"])
+    assert settings_from(args) == RecognizerSettings(conf=0.45)
+    assert settings_from(p.parse_args(["--views", "2"])) == PHOTO
+    assert settings_from(p.parse_args(["--no-fit-input"])).fit_input is False
+    assert settings_from(p.parse_args([])) == FRAME

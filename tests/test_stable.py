@@ -276,3 +276,21 @@ def test_a_card_read_timidly_as_one_seen_coming_elsewhere_keeps_its_name():
     frames = [[R("9h")]] * 6 + [[R("9h"), w] for w in way] + [[R("9h")]] * 3 + [[R("8h", 0.63)]] * 8
     laid = [e.card for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
     assert laid == ["9h"]
+
+
+def test_the_watcher_tracks_with_the_table_s_settings_and_one_can_be_overridden():
+    from engine.session import Session
+    from vision.table.settings import TABLE
+    from vision.table.watch import Watcher
+
+    assert Watcher(Session()).stabilizer.settings == TABLE
+    assert Stabilizer(gone_after=8).settings.gone_after == 8 and TABLE.gone_after == 12
+
+
+def test_a_tracker_cannot_need_more_hits_than_its_window_holds():
+    import pytest
+
+    from vision.table.settings import TrackerSettings
+
+    with pytest.raises(ValueError, match="window"):
+        TrackerSettings(window=3, min_hits=4)

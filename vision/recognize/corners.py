@@ -22,14 +22,11 @@ SIZE = 96  # the window is cut to SIZE x SIZE pixels (stretched, like the classi
 GROW = 1.4  # the window is the box grown by this factor about its centre: corners outside the box stay in view
 # The box's own corners in the window, in [0, 1]: what the network's offsets are added to.
 BASE = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32) * (1 / GROW) + (1 - 1 / GROW) / 2
-# A refined outline far from its box (the network saw no card it knew) is not trusted. A loose box is
-# what the fit is for: a card's box meeting its outline at IoU 0.55 is fitted to 0.9 or more, and the
-# fit then meets the box at about 0.55 too. At 0.6 those fits were thrown away (22 of 487 found cards
-# of the generated scenes, 14 of them misread); at 0.3 none are (generated per card 0.932 -> 0.964).
-MIN_AGREEMENT = 0.3  # IoU of the refined outline with the detector's box
-# Two fitted outlines meeting at this IoU or more are one card boxed twice (along and across it). At
-# the detector's NMS threshold, 0.5, distinct cards of heaps and fans were merged too (generated recall
-# 0.910 -> 0.900, two views); at 0.8 none were (0.910), and a card's two fits meet at 0.9 or more.
+# A fit meeting its box under this IoU is no card the network knew, and the box stays as found; a loose
+# box (the fit's reason to be) meets its card's outline at about 0.55.
+MIN_AGREEMENT = 0.3
+# Two fitted outlines meeting at this IoU or more are one card boxed twice (along and across it); a
+# card's two fits meet at 0.9 or more, fanned neighbours under 0.8.
 SAME_CARD = 0.8
 
 

@@ -10,8 +10,7 @@ outline as its part in view.
 
 Why it matters: a card under another shows a strip, and that strip is what a person points at (the
 real photos' labels box it so). The whole outline stays the card's ``corners``, which its read needs.
-The constants were chosen on generated scenes, whose stacking order is known (docs/model-history.md, "Which card
-lies on top").
+The constants were chosen on generated scenes, whose stacking order is known (``benchmarks/stacking.py``).
 
 The same edges answer the live table's question whether a card still lies where it was named
 (:func:`sides_shown`): its sides show round a card thrown onto it, while a card that slid and was
@@ -39,11 +38,8 @@ SPAN = (0.1, 0.9)
 MIN_POINTS = 4  # fewer profiles over the other card: no evidence either way
 SHOWN = 0.5  # the upper card's sides show an edge on at least this share of their profiles ...
 LEAD = 0.35  # ... and on this share more than the lower card's
-# Parts of the part in view thinner than this many pixels are opened away before it is boxed; 1 keeps
-# every pixel. Two fitted outlines whose sides nearly meet leave a hairline of the lower card along the
-# upper's side, which stretches its box (a person boxes the strip): 2, 3 or 5 here took real recall
-# 0.954 -> 0.956, 0.958, 0.960, but lost 4, 4 and 6 of 1,354 generated cards, whose truth is the exact
-# pixels in view (benchmarks/stacking.py --sliver). Chosen on the generated scenes, as the gates were.
+# Parts of the part in view thinner than this many pixels are opened away before it is boxed: 1 keeps
+# every pixel, which the generated scenes' exact truth favours over wider openings.
 SLIVER = 1
 AWAY = 6.0  # pixels: a side is free (sides_shown) this far outside every card in view, clear of their edges
 

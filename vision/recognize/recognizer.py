@@ -1,22 +1,10 @@
 """Image of the table -> the cards in it, with ONNX Runtime on the CPU (no torch).
 
-Two stages: an oriented-box detector finds every face-up card; each card is cut out upright
-(:func:`vision.recognize.geometry.rectify`) and a classifier trained on crops of the known card art
-names it. Each detection keeps the classifier's next-best cards so the live table can fall back
-to them when the best read is impossible (a card already played). Which end of a card is up is
-ambiguous in the detector's box, and the classifier learnt both: a read it is unsure of gets a
-second look with the card's other end up (its other index corner on top), and the two are averaged.
-Between the two, a third network puts each box's corners where the card's are
-(:mod:`vision.recognize.corners`): a tilted camera sees a card as a trapezoid, which no rectangle fits.
-A fourth reads each card again from its four corners, where the indices are printed, and
-multiplies that into the classifier's read (:mod:`vision.recognize.index`): a card mostly under others shows
-its index, not much else.
-A photo is looked at twice by the detector, as it is and turned a quarter (:mod:`vision.recognize.views`).
-Where found cards overlap, the edges the picture shows tell which lies on which, and each card's
-part in view is boxed too (:mod:`vision.recognize.layers`). In a photo, a covered card's hidden corners are then
-put where the table's plane says, the size of the other cards (:mod:`vision.recognize.plane`).
-A box the classifier names ``back`` (a face-down card: the stock beside the upcard, a card laid
-blind) is no card in view and is left out, rather than guessed as the face it most resembles.
+A :class:`Recognizer` promises: each face-up card found once, named with its next-best reads (the
+live table falls back on them where the best is impossible), its outline fitted to the card, the box
+of its part in view and the cards lying on it; a face-down card (``back``) is left out, never named
+as the face it most resembles. The stages and their order: :mod:`vision.recognize`; every threshold
+and why: :mod:`vision.recognize.settings`.
 """
 
 from __future__ import annotations

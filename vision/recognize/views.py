@@ -3,8 +3,7 @@
 The detector is a small network trained on CPUs and is not indifferent to how a picture is turned:
 the same real photos turned a quarter show it cards it missed upright, and the other way round.
 A card both looks find keeps the mean of its two scores; a box one look alone sees counts at half
-its score, so a stray box must be seen boldly to pass the threshold. The figures that chose this
-(the turn, the threshold) are in docs/model-history.md, "Two views of a photo".
+its score, so a stray box must be seen boldly to pass the threshold.
 """
 from __future__ import annotations
 

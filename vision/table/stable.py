@@ -147,7 +147,7 @@ class Stabilizer:
         A card being carried is matched where its last step takes it as well as where it was last
         seen, the card seen there first where both fit: a card thrown onto another is often lost for
         a few frames as it lands and found again nearer the card under it than the spot it was lost
-        at (pile seed 13: a Kc took over the 8d's track). A hand over part of a card shrinks its box
+        at, and must not take over that card's track. A hand over part of a card shrinks its box
         below the IoU threshold while the box stays within the card's: such a pair still matches
         (after every IoU match), so the visible part's misreads vote on the card instead of starting
         a phantom card of their own."""
@@ -214,8 +214,7 @@ class Stabilizer:
     def _replaced(self, track: Track, t: float, impossible) -> list:
         """The recent reads all name one other possible card, surely enough: a new card lies here. A
         card seen coming (``_carried_in``) and read here since needs only ``window`` reads, however
-        timid: a card thrown onto the pile lies half on cards much like it and is read at 0.6-0.65
-        (pile seed 3: an 8h on a 9h, 17 such reads before the next card came)."""
+        timid: a card thrown onto the pile lies half on cards much like it and is read at 0.6-0.65."""
         if not track.tops or not self._still(track):
             return []  # a card being swept off the table is not a new card
         new = track.tops[-1][0]
@@ -246,7 +245,7 @@ class Stabilizer:
         """The card read anew lies about as the one named there lay: the same card read better. One
         thrown onto it lies elsewhere or turned (on a pile, often with much the same upright box; two
         cards crossed on one centre meet at IoU 0.5 at most). A card named while it settled moves a
-        little after (seed 6 of the virtual table: outline IoU 0.65). One thrown almost as the last lay
+        little after (outline IoU 0.65 seen). One thrown almost as the last lay
         is told by the picture, where the frame can be asked: the last card's sides still show round it."""
         if len(track.named_corners) == 4 and len(track.corners) == 4:
             if quad_iou(track.named_corners, track.corners) < self.settings.same_outline:
