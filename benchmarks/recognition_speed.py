@@ -85,7 +85,7 @@ def main() -> None:
         rec.stack(f, cards)
         stacking.append((time.perf_counter() - t) * 1000)
     print(f"whole recognition, 640x480, 5 cards in view, {args.threads} threads, second look below "
-          f"{args.second_look}, {len(frames)} frames: {_spread(times)} "
+          f"{rec.settings.second_look}, {len(frames)} frames: {_spread(times)} "
           f"(cards found per frame: median {statistics.median(len(c) for c in found)})")
     print(f"  where it went, mean ms a frame: {_split(spent, sum(times) / 1000, len(frames))}")
     print(f"  of which which card lies on which: {_spread(stacking)} "

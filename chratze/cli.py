@@ -33,6 +33,11 @@ def _replay(args: argparse.Namespace) -> int:
             print(f"{path}: cannot read: {exc.strerror}", file=sys.stderr)
             status = 2
             continue
+        except UnicodeDecodeError as exc:
+            print(f"{path}: not UTF-8: byte {exc.object[exc.start]:#04x} at offset {exc.start} "
+                  "(save the record as UTF-8)", file=sys.stderr)
+            status = max(status, 1)
+            continue
         result = history.read(text)
         for problem in result.problems:
             print(f"{path}: {problem}", file=sys.stderr)

@@ -41,6 +41,14 @@ def test_replay_reports_problems_and_exits_1_but_prints_what_it_could_read(capsy
     assert "Hand 4" in captured.out
 
 
+def test_replay_of_a_record_not_in_utf8_says_which_byte_of_which_file_and_exits_1(capsys, tmp_path):
+    latin = tmp_path / "latin.json"
+    latin.write_bytes('{"players": ["Zo\u00eb"]}'.encode("latin-1"))
+    assert main(["replay", str(latin)]) == 1
+    err = capsys.readouterr().err
+    assert f"{latin}: not UTF-8: byte 0xeb at offset 16" in err
+
+
 def test_replay_a_missing_file_is_a_clear_error(capsys, tmp_path):
     assert main(["replay", str(tmp_path / "nope.json")]) == 2
     assert "cannot read" in capsys.readouterr().err
