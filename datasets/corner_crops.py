@@ -5,7 +5,7 @@ Each scene is rendered from its seed (as :mod:`datasets.detector_crops` does), t
 on it, and every box matching a labelled card (IoU >= 0.4, so loose boxes are learnt from too) gives
 one pair at the box as found, ``--jitter`` more at the box shifted, scaled and turned a little, and
 ``--near`` more at the card's own outline with each corner moved a little: what the network sees
-when it looks a second time, around the corners it found the first (:class:`vision.recognize.Recognizer`).
+when it looks a second time, around the corners it found the first (:class:`vision.recognize.recognizer.Recognizer`).
 The true corners come from the renderer, so a card running off the picture keeps its real
 corners (dataset labels are clipped to the picture).
 
@@ -56,7 +56,6 @@ def pairs_of_scene(image: np.ndarray, cards: list, boxes: list[np.ndarray], rng:
                    jitter: int, near_copies: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
     """(window, true corners in it) for each box matching a card, ``jitter`` more per box, and
     ``near_copies`` at the card's outline moved a little."""
-
     matched = greedy_match([(b, 1.0) for b in boxes], [(c.quad, c.code) for c in cards], quad_iou, MIN_IOU)
     out = []
     for i, j, _ in matched:

@@ -9,7 +9,7 @@ in view, ``none`` where less than ``HIDDEN`` is or the card lies face down, and 
 between (a half-covered index is neither). The renderer knows what covers what (``corners_shown``).
 
 With ``--corners FILE`` the patches are cut where the table cuts them instead: at the outline the
-detector and that corner network fit to each card (as :class:`vision.recognize.Recognizer` does),
+detector and that corner network fit to each card (as :class:`vision.recognize.recognizer.Recognizer` does),
 for every fitted outline matching a card at IoU >= 0.5. A fit's errors are not a true outline's
 moved corners: on a card half under others it slides along the card or onto its neighbour, and most
 cards still misread after the fit were such cards (``docs/recognition.md``, "Indices").
@@ -42,7 +42,6 @@ def patches_of_scene(scene, rng: np.random.Generator,
                      outlines: dict[int, np.ndarray] | None = None) -> tuple[list[np.ndarray], list[str]]:
     """(patches, names) of every card of ``scene`` in view enough, cut near its true outline, or
     at ``outlines`` (fitted outlines by the index of the card in ``scene.cards`` they match)."""
-
     patches, names = [], []
     for k, card in enumerate(scene.cards):
         if card.visible < MIN_VISIBLE or (outlines is not None and k not in outlines):
@@ -80,7 +79,6 @@ def build(out: Path, scenes: int, seed: int = 63, split: str = "train", workers:
           corners: Path | None = None) -> int:
     """Write the patches of ``scenes`` scenes to ``out``; returns how many. With ``corners`` they
     are cut at the outlines ``detector`` and ``corners`` fit, else near the true ones."""
-
     packs_of(groups)  # fail here, once, if a group is unknown or its art is missing
     jobs = [(scene_seed(seed, split, i), groups, layouts) for i in range(scenes)]
     start = dict(initializer=init_worker, initargs=(str(detector or DETECTOR), str(corners))) if corners else {}

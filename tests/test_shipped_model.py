@@ -2,7 +2,7 @@
 
 from datasets.art import CLASS_NAMES, CROP_CLASSES, all_packs
 from datasets.scenes import SceneOptions, render_scene
-from vision.recognize import Recognizer
+from vision.recognize.recognizer import Recognizer
 
 
 def test_the_shipped_models_have_the_documented_inputs_and_classes():
@@ -27,7 +27,7 @@ def test_the_shipped_models_name_the_cards_of_clean_generated_scenes_right():
 
     opts = SceneOptions(max_cards=4, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, things_rate=0.0)
     for views, least in ((1, 15), (2, 16)):
-        r, named, found_right = Recognizer(views=views), [], 0
+        r, named = Recognizer(views=views), []
         for seed in range(2024, 2032):
             scene = render_scene(seed, all_packs(), opts)
             truth = [(c.quad, c.code) for c in scene.labelled()]

@@ -64,7 +64,6 @@ def snapshot(name: str):
 @camera.post("/api/layout")
 def save_layout():
     """Zones drawn on the calibration screen, or ``{"mat": N}`` to use the printed mat for N seats."""
-
     s = _service()
     if not s.check_pin(request.headers.get("X-Table-Pin")):
         return jsonify(error="wrong or missing table PIN"), 403
@@ -85,7 +84,6 @@ def save_layout():
     if layout.space == "mat" and s.camera_raw is not None:  # are the markers in view right now?
         import cv2  # noqa: PLC0415
         import numpy as np  # noqa: PLC0415
-
 
         bgr = cv2.imdecode(np.frombuffer(s.camera_raw, np.uint8), cv2.IMREAD_COLOR)
         found = MatFinder()(bgr[..., ::-1]) is not None

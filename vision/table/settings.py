@@ -6,13 +6,9 @@ Counts are in frames of the live table's source. How each value was chosen: ``do
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-
-def setting(default: Any, why: str) -> Any:
-    """A dataclass field with its reason."""
-    return field(default=default, metadata={"why": why})
+from vision.recognize.settings import setting
 
 
 @dataclass(frozen=True)

@@ -153,7 +153,8 @@ class Stabilizer:
         a phantom card of their own."""
         boxes = {tr.id: tr.box for tr in self.tracks}
         ahead = {tr.id: tr.ahead(self.settings.ahead_frames) for tr in self.tracks}
-        pairs = sorted(((max(box_iou(tr.box, r.box), self.settings.ahead_trust * box_iou(ahead[tr.id], r.box)), tr.id, i)
+        trust = self.settings.ahead_trust
+        pairs = sorted(((max(box_iou(tr.box, r.box), trust * box_iou(ahead[tr.id], r.box)), tr.id, i)
                         for tr in self.tracks for i, r in enumerate(reads)), reverse=True)
         out: dict[int, Read] = {}
         used: set[int] = set()
@@ -185,7 +186,8 @@ class Stabilizer:
         total = sum(track.votes.values())
         options = sorted(((v, c) for c, v in track.votes.items() if c not in impossible), reverse=True)
         possible = sum(v for v, _ in options)
-        if not options or options[0][0] < self.settings.min_support * possible or options[0][0] < self.settings.min_share * total:
+        best = options[0][0] if options else 0.0
+        if not options or best < self.settings.min_support * possible or best < self.settings.min_share * total:
             return []  # no possible card has a clear majority yet: wait
         if options[0][0] / possible * total < self.settings.min_hits * self.settings.sure_conf:
             return []  # the card was seen only timidly so far (a hand still half over it): wait
@@ -261,7 +263,8 @@ class Stabilizer:
         near = self.settings.carried_near * box_diagonal(track.box)
         coming = [Carried.of(o) for o in self.tracks
                   if o.card is None and o.missing and o.tops and _moved(o, self.settings.still_iou)]
-        return any(c.card == new and c.first_seen >= (track.named_at or t) and c.apart(track.box, self.settings.carried_ahead) <= near
+        ahead = self.settings.carried_ahead
+        return any(c.card == new and c.first_seen >= (track.named_at or t) and c.apart(track.box, ahead) <= near
                    and t - c.first_seen <= self.settings.carried_for for c in list(self._carried) + coming)
 
     def _still_under(self, track: Track) -> bool:

@@ -23,10 +23,11 @@ import numpy as np
 
 from datasets.art import all_packs
 from datasets.scenes import render_scene
-from vision.recognize import corners, index, letterbox
+from vision.recognize import corners, index
 from vision.recognize.corners import cut_window
 from vision.recognize.geometry import rectify
 from vision.recognize.index import corner_patches
+from vision.recognize.recognizer import letterbox
 
 from . import offline  # noqa: F401 - must precede ultralytics
 from .train_corners import corner_net
@@ -126,7 +127,6 @@ def scene_images(n: int, size: int, task: str, seed: int = 424_242) -> np.ndarra
     """Training-like inputs: generated scenes letterboxed (detector, ``obb``), card crops
     (classifier), the cards' corner patches (``index``) or windows round them (``corners``); the
     last two come in their networks' own size."""
-
     packs, out = all_packs(), []
     i = 0
     while len(out) < n:

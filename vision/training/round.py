@@ -43,7 +43,6 @@ GPU_BATCH = 256  # 320 px images: a few GB on the GPU; the loaders, not the GPU,
 def data(work: Path, scenes: int, seed: int = 101, workers: int | None = None,
          groups: tuple[str, ...] = DEFAULT_GROUPS, layouts: tuple[float, ...] = SceneOptions.layouts) -> Path:
     """The detector's scenes (no classifier crops), built once: a later call finds them."""
-
     yaml = work / "data" / "detect" / "data.yaml"
     if yaml.is_file():
         print(f"{yaml} is there already: not built again")
@@ -54,7 +53,6 @@ def data(work: Path, scenes: int, seed: int = 101, workers: int | None = None,
 
 def start_from(latest: Path, shipped: Path, recovered: Path) -> Path:
     """The last step's weights, or the shipped ONNX file turned back into weights."""
-
     return latest if latest.is_file() else recover(shipped, recovered)
 
 
@@ -62,7 +60,6 @@ def detector(work: Path, out: Path, minutes: float, device: str = "cpu", batch: 
              workers: int = 8, epochs: int | None = None) -> Path:
     """Fine-tune the detector for ``minutes`` (or ``epochs``) from where the last call left it;
     returns the ONNX file written to ``out``."""
-
     latest = work / "detector-latest.pt"
     init = start_from(latest, DETECTOR, work / "detector-shipped.pt")
     gpu = device != "cpu"
@@ -91,7 +88,6 @@ def corners(work: Path, out: Path, minutes: float | None, scenes: int, device: s
             layouts: tuple[float, ...] = SceneOptions.layouts, epochs: int = 30, lr: float = 1.5e-3) -> Path:
     """Windows round the boxes of this round's detector (the shipped one where no round trained
     one), then the corner network fine-tuned on them for ``minutes``; returns its ONNX file."""
-
     found = work / "card-detector.onnx"
     boxes = found if found.is_file() else MODELS / "card-detector.onnx"
     pairs = work / "corners" / f"pairs-{seed}.npz"
