@@ -21,7 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from datasets.art import DEFAULT_GROUPS, pack_group, packs_of, parse_groups  # noqa: E402
 from datasets.crops import detector_crop  # noqa: E402
 from datasets.scenes import SceneOptions, render_scene  # noqa: E402
-from vision.recognize import CLASSIFIER, Recognizer  # noqa: E402
+from vision.recognize import CLASSIFIER  # noqa: E402
+from vision.recognize.recognizer import Recognizer  # noqa: E402
 
 
 def crops(scenes: int, groups: tuple[str, ...] = DEFAULT_GROUPS, first_seed: int = 90000):

@@ -25,7 +25,8 @@ from vision.recognize import layers  # noqa: E402
 from vision.recognize.edges import edge_image  # noqa: E402
 from vision.training.evaluate import generated_scenes, greedy_match  # noqa: E402
 from vision.recognize.geometry import box_iou, quad_iou  # noqa: E402
-from vision.recognize import BACK, Recognizer  # noqa: E402
+from vision.recognize import BACK  # noqa: E402
+from vision.recognize.recognizer import Recognizer  # noqa: E402
 
 SEED = 4_242_000  # away from the training seeds and from eval-detector's scenes
 

@@ -1,9 +1,13 @@
-"""``chratze`` subcommands. None of them loads the training stack (torch, Ultralytics)."""
+"""``chratze`` subcommands. None of them loads the training stack (torch, Ultralytics), and each loads
+OpenCV, ONNX Runtime or Flask only when it runs, so ``chratze replay`` starts at once. Late imports
+are the command line's alone: it is the top layer, so one can step round no circle
+(``tests/test_import_graph.py``)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from pathlib import Path
 from typing import Callable, Sequence
@@ -13,9 +17,7 @@ from engine.cards import RANKS
 from engine.report import format_text, session_summary
 from engine.session import Session
 from engine.simulate import simulate_session
-from vision.recognize import ModelMissing, read_image
-from vision.training.evaluate import EVAL_SEED, classify_real_boxes, evaluate_generated, evaluate_real, real_photos
-from webui.serve import add_command as add_serve_command
+from vision.training.seeds import EVAL_SEED
 
 from .options import model_options, recognizer_from, scene_options
 from .table_cli import add_commands as add_table_commands
@@ -56,9 +58,6 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    import random
-
-
     session = simulate_session(random.Random(args.seed), args.hands, args.players, Session())
     text = history.dumps(session)
     if args.out:
@@ -69,6 +68,8 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _detect(args: argparse.Namespace) -> int:
+    from vision.recognize.recognizer import ModelMissing, read_image
+
     try:
         recognize = recognizer_from(args)
     except ModelMissing as exc:
@@ -105,6 +106,8 @@ def _under(d, found) -> str:
 
 
 def _eval_detector(args: argparse.Namespace) -> int:
+    from vision.training.evaluate import classify_real_boxes, evaluate_generated, evaluate_real, real_photos
+
     recognize = recognizer_from(args)
     if args.scenes:
         rep = evaluate_generated(recognize, args.scenes, args.seed, args.things)
@@ -126,11 +129,30 @@ def _eval_detector(args: argparse.Namespace) -> int:
 
 def per_rank(confusion: dict[tuple[str, str], int]) -> str:
     """``9 64/89, T 57/82, ...`` from {(true rank, read rank): n}, in the order of the ranks."""
-
     ranks = [r for r in RANKS if any(t == r for t, _ in confusion)]
     right = {r: confusion.get((r, r), 0) for r in ranks}
     total = {r: sum(v for (t, _), v in confusion.items() if t == r) for r in ranks}
     return ", ".join(f"{r} {right[r]}/{total[r]}" for r in ranks)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from webui.serve import serve
+
+    return serve(args)
+
+
+def _add_serve(sub) -> None:
+    p = sub.add_parser("serve", help="the tablet page (and the camera) for a live table")
+    p.add_argument("--host", default="0.0.0.0")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--data", default="runs/table", help="folder for the table's database, snapshots and layout")
+    p.add_argument("--source", help="camera: webcam index, video file, image folder, http/rtsp URL, "
+                   "or 'auto' (webcam 0 if attached, else the demo)")
+    p.add_argument("--layout", help="table layout JSON (zones, or a mat's layout)")
+    p.add_argument("--rules", help="house rules: a JSON file or inline JSON")
+    p.add_argument("--pin", help="the table's PIN (default: a random one, printed at start)")
+    p.add_argument("--demo", action="store_true", help="no camera: referee the built-in virtual table video")
+    p.set_defaults(run=_serve)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -166,7 +188,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_eval_detector)
 
     add_table_commands(sub)
-    add_serve_command(sub)
+    _add_serve(sub)
     return parser
 
 

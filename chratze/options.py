@@ -4,13 +4,13 @@ from its settings' fields, and which generated scenes are scored."""
 from __future__ import annotations
 
 import argparse
-from dataclasses import MISSING, fields
+from dataclasses import fields
 from pathlib import Path
 from typing import get_type_hints
 
-from vision.recognize import CLASSIFIER, CORNERS, DETECTOR, FRAME, INDEX, PHOTO, Recognizer, RecognizerSettings
+from vision.recognize import CLASSIFIER, CORNERS, DETECTOR, FRAME, INDEX, PHOTO, RecognizerSettings
 from vision.recognize.settings import with_overrides
-from vision.training.evaluate import EVAL_SEED
+from vision.training.seeds import EVAL_SEED
 
 
 def model_or_none(value: str) -> Path | None:
@@ -47,7 +47,6 @@ def model_options(p: argparse.ArgumentParser, photos: bool = False) -> None:
             p.add_argument(flag, action=argparse.BooleanOptionalAction, default=None, help=help_text)
         else:
             p.add_argument(flag, type=kind, default=None, help=help_text)
-    assert all(f.default is not MISSING for f in fields(RecognizerSettings))
 
 
 def settings_from(args: argparse.Namespace, base: RecognizerSettings | None = None) -> RecognizerSettings:
@@ -56,8 +55,10 @@ def settings_from(args: argparse.Namespace, base: RecognizerSettings | None = No
 
 
 def recognizer_from(args: argparse.Namespace, base: RecognizerSettings | None = None, threads: int = 2,
-                    **overrides) -> Recognizer:
+                    **overrides):
     """The recognizer the options of :func:`model_options` ask for, ``overrides`` on top."""
+    from vision.recognize.recognizer import Recognizer  # OpenCV and ONNX Runtime: only when one is built
+
     return Recognizer(args.detector, args.classifier, corners=args.corners, index=args.index,
                       settings=with_overrides(settings_from(args, base), **overrides), threads=threads)
 

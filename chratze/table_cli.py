@@ -8,20 +8,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-import cv2
-
 from engine import history
 from engine.events import HandStarted
 from engine.report import format_text, session_summary
 from engine.session import Session
-from vision.recognize import VIDEO, ModelMissing
+from vision.recognize import VIDEO
 from vision.table.check import check_hand
-from vision.table.layout import LayoutError, TableLayout, mat_layout, render_mat
-from vision.table.live import LiveTable, run
-from vision.table.sources import Resilient, SourceError, open_source
 from vision.table.taps import TapsError, load_taps
-from vision.table.virtual import EXAMPLE, RecordError, render_record_hand, write_virtual_table
-from vision.table.watch import Watcher
 
 from .options import model_options, recognizer_from
 
@@ -61,6 +54,12 @@ def _printer(t0: list[float]):
 
 # ------------------------------------------------------------------ watch
 def _watch(args: argparse.Namespace) -> int:
+    from vision.recognize.recognizer import ModelMissing
+    from vision.table.layout import LayoutError, TableLayout
+    from vision.table.live import LiveTable, run
+    from vision.table.sources import Resilient, SourceError, open_source
+    from vision.table.watch import Watcher
+
     try:
         layout = TableLayout.load(args.layout) if args.layout else None
         recognizer = recognizer_from(args, VIDEO)
@@ -103,6 +102,8 @@ def _timed(frames, clock: list[float]):
 def _annotated_writer(args, table):
     if not (args.annotate or args.show):
         return None
+    import cv2
+
     state: dict = {}
 
     def write(frame) -> None:
@@ -124,6 +125,8 @@ def _annotated_writer(args, table):
 
 # ------------------------------------------------------------------ mat
 def _mat(args: argparse.Namespace) -> int:
+    from vision.table.layout import LayoutError, mat_layout, render_mat
+
     try:
         path = render_mat(args.players, args.out)
     except (LayoutError, OSError, ValueError) as exc:
@@ -137,12 +140,16 @@ def _mat(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ virtual table
 def _virtual_table(args: argparse.Namespace) -> int:
+    from vision.table.virtual import write_virtual_table
+
     vh, _, _ = _rendered(Path(args.record), args.hand, args.seed, args.pack)
     write_virtual_table(vh, Path(args.out))
     return 0
 
 
 def _rendered(record: Path, hand_no: int, seed: int, pack: str | None = None):
+    from vision.table.virtual import RecordError, render_record_hand
+
     try:
         return render_record_hand(record, hand_no, seed, pack)
     except RecordError as exc:
@@ -152,6 +159,8 @@ def _rendered(record: Path, hand_no: int, seed: int, pack: str | None = None):
 # ------------------------------------------------------------------ demo
 def _demo(args: argparse.Namespace) -> int:
     """Render a hand of the bundled evening and referee it from the video, as at a table."""
+    from vision.table.virtual import EXAMPLE, write_virtual_table
+
     out = Path(args.out)
     print(f"rendering hand {args.hand} of {EXAMPLE.name} as a webcam video (no camera attached) ...", flush=True)
     vh, record, rules = _rendered(EXAMPLE, args.hand, args.seed)

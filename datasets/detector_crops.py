@@ -6,7 +6,7 @@ the true one by IoU >= 0.85 was named right 98 % of the time, by 0.7-0.85 87 %, 
 crops leave out. So the second stage is also trained on the first stage's own boxes (as a
 two-stage detector trains its head on its proposals): each scene is rendered, the detector
 runs on it, and every box that matches a labelled card (IoU >= 0.5, at least half of the card
-in view) is cut out exactly as :class:`vision.recognize.Recognizer` cuts it, under that card's
+in view) is cut out exactly as :class:`vision.recognize.recognizer.Recognizer` cuts it, under that card's
 name; a box on a face-down card, under ``back``.
 
 With ``--corners FILE`` each box is first fitted to its card's outline by that corner network,
@@ -25,8 +25,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.recognize import DETECTOR, Recognizer
+from vision.recognize import DETECTOR
 from vision.recognize.geometry import CROP_H, CROP_W, greedy_match, quad_iou, rectify
+from vision.recognize.recognizer import Recognizer
 
 from .art import CROP_CLASSES, DEFAULT_GROUPS, PACK_GROUPS, packs_of, parse_groups
 from .build import layouts_option, run_jobs, scene_seed
@@ -55,7 +56,6 @@ def matched_outlines(image: np.ndarray, cards: list, recognizer) -> dict[int, np
     """The outlines ``recognizer`` finds (and fits, as it reads them) in ``image``, by the index
     of the card of ``cards`` each matches (IoU >= MIN_IOU, surest first, as ``chratze
     eval-detector`` matches)."""
-
     found = recognizer.detect_cards(image)
     found = list(zip(recognizer.refine(image, [q for q, _ in found]), [s for _, s in found]))
     pairs = greedy_match(found, [(c.quad, c.code) for c in cards], quad_iou, MIN_IOU)
@@ -64,7 +64,6 @@ def matched_outlines(image: np.ndarray, cards: list, recognizer) -> dict[int, np
 
 def crops_of_scene(image: np.ndarray, cards: list, recognizer) -> list[tuple[str, np.ndarray]]:
     """(card code, RGB crop) for each detected box matching a card in view enough."""
-
     cards = [c for c in cards if c.visible >= MIN_VISIBLE]
     return [(cards[j].code, rectify(image, quad, (CROP_W, CROP_H)))
             for j, quad in matched_outlines(image, cards, recognizer).items()]
@@ -111,7 +110,6 @@ def render_options(ap: argparse.ArgumentParser) -> None:
 
 def detector_run_options(ap: argparse.ArgumentParser) -> None:
     """Options of a set rendered and run through a detector: :func:`render_options` and the detector."""
-
     render_options(ap)
     ap.add_argument("--detector", type=Path, default=DETECTOR)
 

@@ -60,7 +60,8 @@ class FakeCorners:
 def refiner(answer: np.ndarray, passes: int = 1):
     from dataclasses import replace
 
-    from vision.recognize import FRAME, Recognizer
+    from vision.recognize import FRAME
+    from vision.recognize.recognizer import Recognizer
 
     r = Recognizer.__new__(Recognizer)
     r.corners, r.settings = FakeCorners(answer), replace(FRAME, corner_passes=passes)

@@ -78,7 +78,8 @@ def test_a_pen_lying_across_part_of_a_side_does_not_pull_the_side_onto_its_edge(
 
 
 def test_the_recognizer_reports_the_snapped_outline_but_leaves_a_box_the_fit_did_not_take():
-    from vision.recognize import FRAME, Recognizer
+    from vision.recognize import FRAME
+    from vision.recognize.recognizer import Recognizer
 
     r = Recognizer.__new__(Recognizer)
     r.corners, r.settings = object(), replace(FRAME, snap_edges=True)
@@ -93,7 +94,7 @@ def test_the_recognizer_reports_the_snapped_outline_but_leaves_a_box_the_fit_did
 
 
 def test_a_photo_s_outlines_are_snapped_and_a_camera_frame_s_are_not_unless_asked():
-    from vision.recognize import Recognizer
+    from vision.recognize.recognizer import Recognizer
 
     assert Recognizer(views=2).settings.snap_edges
     assert not Recognizer().settings.snap_edges

@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 
 from vision.training.evaluate import Report, evaluate_real, interval
-from vision.recognize import Detection
+from vision.recognize.recognizer import Detection
 
 VOC = """<annotation>{}</annotation>"""
 OBJECT = ("<object><name>{}</name><bndbox><xmin>{}</xmin><ymin>{}</ymin><xmax>{}</xmax><ymax>{}</ymax>"

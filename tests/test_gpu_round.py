@@ -54,7 +54,7 @@ def test_a_later_detector_step_goes_on_from_the_last_one(tiny_round):
 def test_the_detector_a_step_brings_back_is_one_the_recognizer_runs(tiny_round):
     from datasets.art import all_packs
     from datasets.scenes import render_scene
-    from vision.recognize import Recognizer
+    from vision.recognize.recognizer import Recognizer
 
     _, out, _, _ = tiny_round
     r = Recognizer(out / "card-detector.onnx", corners=None, index=None)

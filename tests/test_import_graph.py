@@ -1,7 +1,10 @@
 """The layers of the product, as the code imports them: engine <- vision.recognize <- vision.table
 <- webui <- chratze, with datasets and vision.training beside them. A module imports only from its
 own layer and those it may lean on, every project import is at the top of its module (none inside
-a function to step round a circle), and the module graph has no cycle."""
+a function to step round a circle), and the module graph has no cycle. The command line alone
+imports late, each command its own modules when it runs: it is the top layer, which nothing
+imports, so a late import there steps round no circle and keeps ``chratze replay`` from loading
+OpenCV and Flask."""
 
 from __future__ import annotations
 
@@ -83,10 +86,14 @@ def upward(root: Path = ROOT) -> list[str]:
     return wrong
 
 
+LATE_IMPORTS = {"chratze"}  # the layers that may import inside a function
+
+
 def inside_functions(root: Path = ROOT) -> list[str]:
     known = modules(root)
     return [f"{path.relative_to(root)}:{line} imports {name}"
-            for module, path in known.items() for name, line, top in imports(module, path) if not top]
+            for module, path in known.items() if layer(module) not in LATE_IMPORTS
+            for name, line, top in imports(module, path) if not top]
 
 
 def cycle(root: Path = ROOT) -> list[str]:
@@ -138,4 +145,7 @@ def test_the_checks_catch_an_upward_import_a_late_import_and_a_cycle(tmp_path):
     (tmp_path / "webui" / "api.py").write_text("")
     assert upward(tmp_path) == ["vision/recognize/reader.py:2 (vision.recognize) imports webui.api"]
     assert inside_functions(tmp_path) == ["vision/recognize/reader.py:2 imports webui.api"]
-    assert cycle(tmp_path) in (["engine.cards", "engine.rules", "engine.cards"], ["engine.rules", "engine.cards", "engine.rules"])
+    assert cycle(tmp_path) in (["engine.cards", "engine.rules", "engine.cards"],
+                               ["engine.rules", "engine.cards", "engine.rules"])
+    (tmp_path / "chratze" / "cli.py").write_text("def main():\n    import webui.api\n")
+    assert inside_functions(tmp_path) == ["vision/recognize/reader.py:2 imports webui.api"]  # the command line may

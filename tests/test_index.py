@@ -149,7 +149,7 @@ class FakeIndex:
 
 
 def reader(index_answer, whole):
-    from vision.recognize import Recognizer
+    from vision.recognize.recognizer import Recognizer
 
     r = Recognizer.__new__(Recognizer)
     r.index, r.names, r.index_names = FakeIndex(index_answer), NAMES, CORNER_NAMES

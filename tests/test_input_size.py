@@ -7,7 +7,8 @@ from datasets.art import all_packs
 from datasets.scenes import SceneOptions, render_scene
 from vision.recognize.geometry import quad_iou
 from vision.recognize.input_size import anchor_points, detector_graph, fitting
-from vision.recognize import CORNERS, DETECTOR, Recognizer, letterbox
+from vision.recognize import CORNERS, DETECTOR
+from vision.recognize.recognizer import Recognizer, letterbox
 
 
 def test_a_landscape_webcam_frame_letterboxes_to_256_by_320_and_a_portrait_one_to_320_by_256():

@@ -37,3 +37,10 @@ def test_the_card_scans_ship_in_the_package_with_their_licence(monkeypatch, tmp_
 def test_the_package_data_names_the_scans():
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["datasets"]
     assert "cards/*/*.gif" in data and "cards/LICENSE" in data
+
+
+def test_the_command_line_loads_opencv_onnx_runtime_and_flask_only_for_the_commands_that_need_them():
+    code = ("import sys, chratze.cli; chratze.cli.build_parser(); "
+            "print(sorted(m for m in ('cv2', 'onnxruntime', 'flask', 'PIL') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -7,7 +7,7 @@ import pytest
 from vision.recognize.edges import edge_image
 from vision.recognize.geometry import box_iou
 from vision.recognize.layers import edge_share, on_top, sides_shown, stacking, visible_box
-from vision.recognize import Detection, Recognizer
+from vision.recognize.recognizer import Detection, Recognizer
 
 LOWER = np.float32([[200, 100], [320, 100], [320, 280], [200, 280]])  # clockwise from the top left
 UPPER = LOWER + np.float32([60, 0])  # fanned: slid half a card to the right, over the lower one

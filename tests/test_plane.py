@@ -113,7 +113,7 @@ def test_a_corner_is_hidden_where_the_index_network_sees_no_card_in_its_patch():
 
 
 def test_a_photo_s_covered_cards_are_completed_and_a_camera_frame_s_are_not_unless_asked():
-    from vision.recognize import Recognizer
+    from vision.recognize.recognizer import Recognizer
 
     assert Recognizer(views=2).settings.plane
     assert not Recognizer().settings.plane
@@ -123,11 +123,11 @@ def test_a_photo_s_covered_cards_are_completed_and_a_camera_frame_s_are_not_unle
 def plane_reader(monkeypatch, second_read: list[float], moved: set[int]):
     """A recognizer without networks whose plane stage moves the cards ``moved`` by 5 px and whose
     second read of a card is ``second_read`` (over Ah, Kh, back)."""
-    import vision.recognize as recognize
+    from vision.recognize import PHOTO, recognizer
 
-    r = recognize.Recognizer.__new__(recognize.Recognizer)
+    r = recognizer.Recognizer.__new__(recognizer.Recognizer)
     r.corners = r.index = object()
-    r.settings = recognize.PHOTO
+    r.settings = PHOTO
     r.names, r.index_names, r.back = ["Ah", "Kh", "back"], ["Ah", "Kh", "none"], 2
     r.read_corners = lambda rgb, outlines: np.zeros((len(outlines), 4, 3), np.float32)
     r.reread = []
@@ -137,13 +137,13 @@ def plane_reader(monkeypatch, second_read: list[float], moved: set[int]):
         return np.float32([second_read] * len(outlines))
 
     r.read_cards = read_cards
-    monkeypatch.setattr(recognize.recognizer.plane_stage, "complete",
+    monkeypatch.setattr(recognizer.plane_stage, "complete",
                         lambda outlines, hidden, size: [o + 5 * (i in moved) for i, o in enumerate(outlines)])
     return r
 
 
 def card_read(card: str, read: float, score: float = 0.8):
-    from vision.recognize import Detection
+    from vision.recognize.recognizer import Detection
 
     return Detection(card, score * read, (10, 10, 60, 80), [(10, 10), (60, 10), (60, 80), (10, 80)], score,
                      [("Kh" if card == "Ah" else "Ah", 1 - read)])
@@ -167,7 +167,7 @@ def test_a_second_read_less_sure_than_the_first_leaves_the_card_as_it_was_read(m
 
 
 def test_a_second_read_that_sees_a_card_s_back_names_the_likeliest_face_or_keeps_the_first():
-    from vision.recognize import Recognizer
+    from vision.recognize.recognizer import Recognizer
 
     r = Recognizer.__new__(Recognizer)
     r.names, r.back, r.top_k = ["Ah", "Kh", "back"], 2, 3

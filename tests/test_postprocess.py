@@ -7,7 +7,8 @@ import pytest
 from vision.recognize.corners import SAME_CARD
 from dataclasses import replace
 
-from vision.recognize import FRAME, PHOTO, Detection, Recognizer, letterbox
+from vision.recognize import FRAME, PHOTO
+from vision.recognize.recognizer import Detection, Recognizer, letterbox
 from vision.recognize.recognizer import cut_by_edge, frame_box, one_per_outline
 
 

@@ -3,7 +3,8 @@ long sides are then its ends, and a crop cut by them shows the card lying on its
 
 import numpy as np
 
-from vision.recognize import FRAME, Recognizer
+from vision.recognize import FRAME
+from vision.recognize.recognizer import Recognizer
 
 NAMES = ["Ah", "Kh", "back"]
 SURE_KH = [0.01, 0.98, 0.01]

@@ -81,7 +81,7 @@ def test_detect_prints_each_image_and_a_clear_error_for_a_bad_one(offline_run, t
 
 
 def test_the_exported_classifier_reads_a_frame_s_cards_in_one_run_as_it_reads_each_alone(offline_run):
-    from vision.recognize import Recognizer
+    from vision.recognize.recognizer import Recognizer
 
     _, models, _ = offline_run
     r = Recognizer(models["det"], models["cls"], second_look=0.0)
@@ -151,7 +151,7 @@ def test_the_corner_network_trains_exports_and_fits_boxes_in_the_recognizer_offl
     from datasets.corner_crops import jittered, pairs_of_scene, val_path
     from datasets.scenes import SceneOptions, render_scene
     from vision.recognize.geometry import min_area_quad
-    from vision.recognize import Recognizer
+    from vision.recognize.recognizer import Recognizer
     from vision.training.train_corners import export, train
 
     _, models, _ = offline_run
@@ -185,7 +185,7 @@ def test_the_index_network_trains_exports_and_reads_corners_in_the_recognizer_of
 
     from datasets.index_crops import patches_of_scene
     from datasets.scenes import SceneOptions, render_scene
-    from vision.recognize import Recognizer
+    from vision.recognize.recognizer import Recognizer
     from vision.training.train_index import export, train
 
     _, models, _ = offline_run

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from vision.recognize.geometry import order_quad
-from vision.recognize import Recognizer, RecognizerSettings
+from vision.recognize import RecognizerSettings
+from vision.recognize.recognizer import Recognizer
 from vision.recognize.views import fuse, turn, unturn
 
 

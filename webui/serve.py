@@ -12,7 +12,8 @@ from werkzeug.serving import make_server
 
 from engine.rules import HouseRules, RulesError
 from engine.session import Session
-from vision.recognize import VIDEO, ModelMissing, Recognizer
+from vision.recognize import VIDEO
+from vision.recognize.recognizer import ModelMissing, Recognizer
 from vision.table.layout import LayoutError, TableLayout
 from vision.table.sources import SourceError, open_source
 from vision.table.taps import TapsError, load_taps
@@ -105,17 +106,3 @@ def _start_camera(app, args) -> int:
                           not source.isdigit() and not source.startswith(("http", "rtsp")) and not Path(source).is_dir())
     app.extensions["camera_runner"] = runner.start()
     return 0
-
-
-def add_command(sub) -> None:
-    p = sub.add_parser("serve", help="the tablet page (and the camera) for a live table")
-    p.add_argument("--host", default="0.0.0.0")
-    p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--data", default="runs/table", help="folder for the table's database, snapshots and layout")
-    p.add_argument("--source", help="camera: webcam index, video file, image folder, http/rtsp URL, "
-                   "or 'auto' (webcam 0 if attached, else the demo)")
-    p.add_argument("--layout", help="table layout JSON (zones, or a mat's layout)")
-    p.add_argument("--rules", help="house rules: a JSON file or inline JSON")
-    p.add_argument("--pin", help="the table's PIN (default: a random one, printed at start)")
-    p.add_argument("--demo", action="store_true", help="no camera: referee the built-in virtual table video")
-    p.set_defaults(run=serve)

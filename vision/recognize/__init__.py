@@ -1,26 +1,17 @@
 """What reads a picture: the four ONNX networks and the geometry round them.
 
-``Recognizer(settings=PHOTO)(rgb)`` gives the cards in a picture (:class:`Detection`). The stages, in
+``recognizer.Recognizer(settings=PHOTO)(rgb)`` gives the cards in a picture (:class:`Detection`). The stages, in
 the order they run: the detector's oriented boxes (``views``, ``input_size``), the corner fit
 (``corners``, ``edges``), the crop classifier and the corner index reader (``index``), one card
 per outline, which card lies on which (``layers``) and covered cards completed in the table's
 plane (``plane``). Thresholds: ``settings``. No torch: ONNX Runtime on the CPU.
+
+The package itself holds only what is light (the settings and the model files), so the command
+line builds its options without loading OpenCV or ONNX Runtime.
 """
 
-from .recognizer import (
-                         BACK,
-                         CLASSIFIER,
-                         CORNERS,
-                         DETECTOR,
-                         INDEX,
-                         MODELS,
-                         Detection,
-                         ModelMissing,
-                         Recognizer,
-                         letterbox,
-                         read_image,
-)
+from .models import BACK, CLASSIFIER, CORNERS, DETECTOR, INDEX, MODELS
 from .settings import FRAME, PHOTO, PRESETS, VIDEO, RecognizerSettings
 
-__all__ = ["BACK", "CLASSIFIER", "CORNERS", "DETECTOR", "INDEX", "MODELS", "Detection", "ModelMissing", "Recognizer",
-           "letterbox", "read_image", "FRAME", "PHOTO", "PRESETS", "VIDEO", "RecognizerSettings"]
+__all__ = ["BACK", "CLASSIFIER", "CORNERS", "DETECTOR", "INDEX", "MODELS", "FRAME", "PHOTO", "PRESETS", "VIDEO",
+           "RecognizerSettings"]

@@ -8,7 +8,7 @@ outline it would read 93 % (``docs/recognition.md``, "Corners"). So a small netw
 a window somewhat larger than the box and says where the card's corners are in it.
 
 The window and the corner order are defined here once, for the training pairs
-(:mod:`datasets.corner_crops`) and for the table (:class:`vision.recognize.Recognizer`).
+(:mod:`datasets.corner_crops`) and for the table (:class:`vision.recognize.recognizer.Recognizer`).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ a card's back). Its reads are evidence multiplied into the classifier's
 (:func:`combine`), each corner counting as far as it is sure the patch shows a card at all.
 
 The patches and their order are defined here once, for the training crops
-(:mod:`datasets.index_crops`) and for the table (:class:`vision.recognize.Recognizer`).
+(:mod:`datasets.index_crops`) and for the table (:class:`vision.recognize.recognizer.Recognizer`).
 """
 
 from __future__ import annotations

@@ -35,15 +35,9 @@ from .geometry import (
     rectify,
     sideways,
 )
+from .models import BACK, CLASSIFIER, CORNERS, DETECTOR, INDEX
 from .settings import FRAME, RecognizerSettings, with_overrides
 from .views import CANDIDATE, fuse, turn, unturn
-
-MODELS = Path(__file__).resolve().parent.parent.parent / "models"
-DETECTOR = MODELS / "card-detector.onnx"
-CLASSIFIER = MODELS / "card-classifier.onnx"
-CORNERS = MODELS / "card-corners.onnx"
-INDEX = MODELS / "card-index.onnx"
-BACK = "back"  # the classifier's class for a face-down card, and the key of each pack's back in datasets/
 
 
 @dataclass
@@ -305,7 +299,7 @@ class Recognizer:
         corner to its second, with its four corners' reads multiplied in (:func:`vision.recognize.index.combine`)
         where the classifier is less sure than ``index_unsure``."""
         probs = self.read([rectify(rgb, q, (CROP_W, CROP_H), ordered=True) for q in quads])
-        unsure = [i for i, p in enumerate(probs) if p.max() < self.settings.index_unsure] if self.index is not None else []
+        unsure = [] if self.index is None else [i for i, p in enumerate(probs) if p.max() < self.settings.index_unsure]
         if unsure:
             corners = self.read_corners(rgb, [quads[i] for i in unsure], ordered=True)
             for i, c in zip(unsure, corners):
@@ -363,7 +357,8 @@ class Recognizer:
         outlines = [np.float32(d.corners) for d in found]
         none = self.read_corners(rgb, outlines)[..., self.index_names.index(index_stage.NONE)]
         done = plane_stage.complete(outlines, plane_stage.hidden_corners(outlines, none), (w, h))
-        moved = [i for i, (was, now) in enumerate(zip(outlines, done)) if np.abs(now - was).max() > self.settings.reread_moved]
+        moved = [i for i, (was, now) in enumerate(zip(outlines, done))
+                 if np.abs(now - was).max() > self.settings.reread_moved]
         for i, probs in zip(moved, self.read_cards(rgb, [done[i] for i in moved]) if moved else []):
             self.take_surer(found[i], probs)
         for d, outline in zip(found, done):
