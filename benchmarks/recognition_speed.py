@@ -1,4 +1,4 @@
-"""Whole-recognition latency per 640x480 frame with 5 cards in view, on 2 CPU threads.
+"""Whole-recognition latency per frame (640x480 with 5 cards in view unless told), on 2 CPU threads.
 
 Frames are generated scenes with exactly five face-up cards; each is recognised end to end
 (detector, corner fit, rectification, classifier and index reader for every card; ``--corners none``
@@ -8,7 +8,7 @@ last step alone (which card lies on which, ``Recognizer.stack``), timed again on
 The host's speed drifts from run to run; the split tells a slower machine (every part slower) from
 a slower recogniser.
 
-Run: ``python benchmarks/recognition_speed.py [--frames 100] [--threads 2]``
+Run: ``python benchmarks/recognition_speed.py [--frames 100] [--threads 2] [--size 1280x720 --cards 6]``
 """
 
 from __future__ import annotations
@@ -46,14 +46,16 @@ class Timed:
         return getattr(self.session, attr)
 
 
-def five_card_frames(n: int) -> list:
+def card_frames(n: int, size: tuple[int, int] = (640, 480), cards: int = 5) -> list:
+    """``n`` generated frames of ``size`` with exactly ``cards`` face-up cards in view."""
     packs = all_packs()
-    opts = SceneOptions(max_cards=5, back_rate=0.0, empty_rate=0.0, hand_rate=0.0, portrait_rate=0.0, things_rate=0.0)
+    opts = SceneOptions(size=size, max_cards=cards, back_rate=0.0, empty_rate=0.0, hand_rate=0.0, portrait_rate=0.0,
+                        things_rate=0.0)
     frames, seed = [], 500_000
     while len(frames) < n:
         sc = render_scene(seed, packs, opts)
         seed += 1
-        if len(sc.labelled()) == 5:
+        if len(sc.labelled()) == cards:
             frames.append(sc.image)
     return frames
 
@@ -62,10 +64,13 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--frames", type=int, default=100)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--size", default="640x480", help="frame size, WxH")
+    ap.add_argument("--cards", type=int, default=5, help="face-up cards in view")
     model_options(ap)  # --second-look 1.01 reads every card twice: the worst case
     args = ap.parse_args()
     rec = recognizer_from(args, threads=args.threads)
-    frames = five_card_frames(args.frames)
+    size = tuple(int(x) for x in args.size.lower().split("x"))
+    frames = card_frames(args.frames, size, args.cards)
     for f in frames[:5]:
         rec(f)  # warm up
     spent: dict[str, float] = defaultdict(float)
@@ -84,7 +89,7 @@ def main() -> None:
         t = time.perf_counter()
         rec.stack(f, cards)
         stacking.append((time.perf_counter() - t) * 1000)
-    print(f"whole recognition, 640x480, 5 cards in view, {args.threads} threads, second look below "
+    print(f"whole recognition, {size[0]}x{size[1]}, {args.cards} cards in view, {args.threads} threads, second look below "
           f"{rec.settings.second_look}, {len(frames)} frames: {_spread(times)} "
           f"(cards found per frame: median {statistics.median(len(c) for c in found)})")
     print(f"  where it went, mean ms a frame: {_split(spent, sum(times) / 1000, len(frames))}")

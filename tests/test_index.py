@@ -193,7 +193,8 @@ def test_only_the_cards_the_classifier_is_unsure_of_are_read_from_their_corners(
 
 def test_an_index_network_trained_on_other_patches_is_refused(monkeypatch):
     from vision.recognize import index
-    from vision.recognize.recognizer import INDEX, _index_session
+    from vision.recognize.models import INDEX
+    from vision.recognize.recognizer import _index_session
 
     monkeypatch.setattr(index, "SHARE", index.SHARE + 0.05)
     with pytest.raises(ValueError, match="share"):

@@ -1,7 +1,10 @@
 """The models shipped in models/ load with the default paths and run end to end."""
 
+import pytest
+
 from datasets.art import CLASS_NAMES, CROP_CLASSES, all_packs
 from datasets.scenes import SceneOptions, render_scene
+from vision.recognize.models import INDEX
 from vision.recognize.recognizer import Recognizer
 
 
@@ -18,23 +21,26 @@ def test_the_shipped_models_see_no_card_in_a_table_of_face_down_cards():
     assert [d.card for seed in range(2024, 2030) for d in r(render_scene(seed, all_packs(), opts).image)] == []
 
 
-def test_the_shipped_models_name_the_cards_of_clean_generated_scenes_right():
+@pytest.mark.parametrize("index, wrong", [(None, 1), (INDEX, 0)])
+def test_the_shipped_models_name_the_cards_of_clean_generated_scenes_right(index, wrong):
     """Each card found where a labelled card lies is named as that card; a photo's two looks find all 16
-    cards of these eight scenes, a camera frame's one look all but one covered card (15)."""
+    cards of these eight scenes, a camera frame's one look all but one covered card (15). Without the
+    index reader (the default: it misreads real packs' other prints) one drawn 8c is read Tc, and the
+    photo's looks find 15."""
     import numpy as np
 
     from vision.recognize.geometry import greedy_match, quad_iou
 
     opts = SceneOptions(max_cards=4, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, things_rate=0.0)
-    for views, least in ((1, 15), (2, 16)):
-        r, named = Recognizer(views=views), []
+    for views, least in ((1, 15), (2, 16 - wrong)):
+        r, named = Recognizer(views=views, index=index), []
         for seed in range(2024, 2032):
             scene = render_scene(seed, all_packs(), opts)
             truth = [(c.quad, c.code) for c in scene.labelled()]
             found = r(scene.image)
             pairs = greedy_match([(np.float32(d.corners), d.confidence) for d in found], truth, quad_iou, 0.5)
             named += [(found[i].card, truth[j][1]) for i, j, _ in pairs]
-        assert all(read == card for read, card in named), named
+        assert sum(read != card for read, card in named) <= wrong, named
         assert len(named) >= least
 
 
@@ -117,7 +123,7 @@ def test_the_shipped_index_network_names_cards_in_full_view_from_their_corners_a
     from vision.recognize.index import combine
 
     opts = SceneOptions(max_cards=4, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, things_rate=0.0)
-    r = Recognizer()
+    r = Recognizer(index=INDEX)  # shipped, though the recognizer does not use it by default
     uniform = np.full(len(r.names), 1 / len(r.names), np.float32)
     reads = []
     for seed in range(2024, 2034):

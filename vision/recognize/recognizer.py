@@ -35,7 +35,7 @@ from .geometry import (
     rectify,
     sideways,
 )
-from .models import BACK, CLASSIFIER, CORNERS, DETECTOR, INDEX
+from .models import BACK, CLASSIFIER, CORNERS, DETECTOR
 from .settings import FRAME, RecognizerSettings, with_overrides
 from .views import CANDIDATE, fuse, turn, unturn
 
@@ -148,7 +148,7 @@ class Recognizer:
     settings: RecognizerSettings = FRAME
 
     def __init__(self, detector: Path = DETECTOR, classifier: Path = CLASSIFIER, *, corners: Path | None = CORNERS,
-                 index: Path | None = INDEX, settings: RecognizerSettings | None = None, threads: int = 2,
+                 index: Path | None = None, settings: RecognizerSettings | None = None, threads: int = 2,
                  **overrides) -> None:
         """The four networks (``corners`` or ``index`` None: that stage left out), read with ``settings``
         (else the preset ``overrides``' ``views`` stands for) and ``overrides`` of its fields."""
@@ -188,7 +188,8 @@ class Recognizer:
         shape. A detector whose graph cannot be resized (not laid out as the rewrite expects, or refused
         by ONNX Runtime at that size) runs at its square, with a warning, rather than stop a game."""
         square = (self.det_size, self.det_size)
-        size = input_size.fitting(height, width, self.det_size) if self.fit_input else square
+        long_side = max(self.det_size, round(self.settings.short_side * max(height, width) / min(height, width)))
+        size = input_size.fitting(height, width, long_side) if self.fit_input else square
         if size == square:
             return self.det, square
         if size not in self._sized:

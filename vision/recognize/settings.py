@@ -49,6 +49,9 @@ class RecognizerSettings:
                                  "the live table decides nothing by where a covered card ends")
     fit_input: bool = setting(True, "run the detector at the picture's own shape, not its exported square: "
                                     "256x320 for 640x480, a fifth less work (one view only)")
+    short_side: int = setting(240, "with fit_input, a frame's short side reaches the detector at least this long "
+                                   "(a 16:9 frame at 448x256, not 320x192): its cards as large to the network as a "
+                                   "4:3 frame's, at whose 256x320 every threshold was chosen")
     top_k: int = setting(3, "reads kept per card, best first: the live table falls back on the next best "
                             "where the best is impossible")
     reuse_frames: int = setting(0, "on video, a card whose box has not moved keeps its read this many frames: "
