@@ -109,7 +109,13 @@ def _eval_detector(args: argparse.Namespace) -> int:
     from vision.training.evaluate import classify_real_boxes, evaluate_generated, evaluate_real, real_photos
 
     recognize = recognizer_from(args)
-    if args.scenes:
+    if args.scenes and args.world == "held-out":
+        from datasets.held_out import HELD_OUT_SEED, held_out_scenes
+
+        first = HELD_OUT_SEED + (args.seed if args.seed != EVAL_SEED else 0)
+        rep = evaluate_generated(recognize, args.scenes, source=held_out_scenes(args.scenes, first))
+        print("\n".join(rep.lines(f"held-out still scenes from seed {first}", "per-card accuracy")))
+    elif args.scenes:
         rep = evaluate_generated(recognize, args.scenes, args.seed, args.things)
         title = "generated validation scenes" + (f" (things over cards in {args.things:.0%})" if args.things else "")
         title += f" from seed {args.seed}" if args.seed != EVAL_SEED else ""

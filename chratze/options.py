@@ -32,8 +32,9 @@ def model_options(p: argparse.ArgumentParser, photos: bool = False) -> None:
     p.add_argument("--classifier", type=Path, default=CLASSIFIER)
     p.add_argument("--corners", type=model_or_none, default=CORNERS,
                    help="the corner network ('none': boxes as found; default %(default)s)")
-    p.add_argument("--index", type=model_or_none, default=INDEX,
-                   help="the corner index network ('none': the classifier alone; default %(default)s)")
+    p.add_argument("--index", type=model_or_none, default=None,
+                   help=f"the corner index network, e.g. {INDEX} (default: none, the classifier alone: the index "
+                        "reader learned one print of the index and misreads others; docs/model-history.md)")
     hints = get_type_hints(RecognizerSettings)
     for f in fields(RecognizerSettings):
         kind = _parse(hints[f.name])
@@ -70,3 +71,6 @@ def scene_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=EVAL_SEED,
                    help="the first generated scene's seed (default: the scenes every model round was measured "
                         "on; another seed gives held-out scenes no decision was tuned on)")
+    p.add_argument("--world", choices=["tuning", "held-out"], default="tuning",
+                   help="held-out: still scenes of the held-out world (datasets.held_out: other cloths, sizes, "
+                        "tilts, webcam, reprinted packs), from its own seeds; nothing is ever chosen on them")

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from .art import BACK, pack_group
+from .cloths import cloth
 from .clutter import object_face
 from .things import draw_thing
 
@@ -57,6 +58,7 @@ class SceneOptions:
     clutter_rate: float = 0.35  # paper, books, photos on the table (datasets.clutter)
     things_rate: float = 0.3  # knives, toys, cloth, mesh over the cards (datasets.things)
     layouts: tuple[float, ...] = (0.35, 0.3, 0.2, 0.15)  # shares of the LAYOUTS (the first four, or all five), summing to 1
+    cloth: str | None = None  # a held-out cloth (datasets.held_out.CLOTHS) instead of the generator's tables
 
 
 # ------------------------------------------------------------------------------ camera
@@ -297,6 +299,8 @@ def render_scene(seed: int, packs: dict[str, dict[str, np.ndarray]], opts: Scene
     tilt = math.radians(rng.uniform(0, opts.max_tilt_deg))
     hom = camera(rng, size, tilt, h * math.exp(rng.uniform(*np.log(opts.card_px))))
     img = table(rng, size)
+    if opts.cloth is not None:  # the cards fall as they would on the generator's table: only the cloth differs
+        img = cloth(opts.cloth, np.random.default_rng([seed, 3]), size)
     ids = np.full((h, w), -2, np.int16)  # -2 table, -1 hand, k card k
     n = 0 if rng.random() < opts.empty_rate else int(rng.integers(1, opts.max_cards + 1))
     pack_name = choose_pack(rng, packs)

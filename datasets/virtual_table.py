@@ -20,12 +20,32 @@ from typing import Iterator
 import cv2
 import numpy as np
 
-from engine.events import BidMade, CardPlayed, Event, HandsKnown, HandStarted, TrumpSixSwapped, UpcardShown
+from engine.events import (
+    BidMade,
+    CardPlayed,
+    Event,
+    HandsKnown,
+    HandStarted,
+    TrumpSixSwapped,
+    UpcardShown,
+)
 from engine.hand import Hand
 from engine.rules import HouseRules
 
 from .art import BACK
-from .scenes import SKIN, camera, card_plane_quad, draw_hand_at, light, paste_card, project, table, visible_fraction
+from .cloths import cloth
+from .held_out import TUNING, TableDraw, reprint, webcam
+from .scenes import (
+    SKIN,
+    camera,
+    card_plane_quad,
+    draw_hand_at,
+    light,
+    paste_card,
+    project,
+    table,
+    visible_fraction,
+)
 
 FPS = 20.0
 MOVE, SETTLE, BETWEEN = 0.5, 0.35, 0.45  # seconds: a card carried in, the hand leaving, pause after
@@ -116,6 +136,7 @@ class VirtualHand:
     seed: int
     fps: float = FPS
     style: dict = field(default_factory=dict)
+    draw: TableDraw | None = None  # the world's table (None: the tuning world's defaults)
     _static: tuple | None = field(default=None, repr=False)
 
     # ---------------------------------------------------------------- rendering
@@ -163,7 +184,11 @@ class VirtualHand:
 
     def _background(self) -> tuple[np.ndarray, np.ndarray]:
         w, h = self.size
-        img = table(np.random.default_rng((self.seed, 1)), self.size)
+        rng = np.random.default_rng((self.seed, 1))
+        if self.draw is not None and self.draw.cloth != "tuning":
+            img = cloth(self.draw.cloth, rng, self.size)
+        else:
+            img = table(rng, self.size)
         ids = np.full((h, w), -2, np.int16)
         return img, ids
 
@@ -197,7 +222,8 @@ class VirtualHand:
         noise = np.empty(out.shape, np.float32)
         cv2.setRNGSeed(int(rng.integers(1 << 31)))
         cv2.randn(noise, 0.0, self.style["noise"])  # a tenth of numpy's time, and seeded
-        return np.clip(out + noise, 0, 255).astype(np.uint8)
+        out = np.clip(out + noise, 0, 255).astype(np.uint8)
+        return out if self.draw is None else webcam(out, self.draw, rng)
 
     def write_video(self, path: str) -> str:
         """An MJPEG AVI (what OpenCV can always write and read back)."""
@@ -214,16 +240,23 @@ class VirtualHand:
 # --------------------------------------------------------------------------- building
 def render_hand(events: list[Event], pack: dict[str, np.ndarray], seed: int, rules: HouseRules | None = None,
                 size: tuple[int, int] = (640, 480), max_tilt_deg: float = 35.0, fps: float = FPS,
-                pile: bool = False) -> VirtualHand:
+                pile: bool = False, draw: TableDraw | None = None) -> VirtualHand:
     """Lay out one hand's effective events (``HandStarted`` first) on a virtual table. ``pile``:
     every card of a trick is played into one pile in the middle, at any angle, each over the last
-    (the zones then say nothing of who played it)."""
+    (the zones then say nothing of who played it). ``draw``: a table of a world
+    (:mod:`datasets.held_out`), which then sets the size, frame rate, tilt, cloth, camera and print."""
     start = events[0]
     if not isinstance(start, HandStarted):
         raise ValueError("a hand's events begin with hand_started")
     rng = np.random.default_rng(seed)
+    frame_in_cards = TUNING.frame_in_cards[0]
+    if draw is not None:
+        size, fps, max_tilt_deg = draw.size, draw.fps, draw.max_tilt_deg
+        frame_in_cards = float(np.random.default_rng((seed, 3)).uniform(*draw.frame_in_cards))
+        if draw.reprint:
+            pack = reprint(pack, seed)
     seats = _seat_positions(start.seats, rng)
-    hom = _fit_camera(rng, size, math.radians(rng.uniform(0, max_tilt_deg)), seats)
+    hom = _fit_camera(rng, size, math.radians(rng.uniform(0, max_tilt_deg)), seats, frame_in_cards)
     builder = _Timeline(start, rules or HouseRules(), seats, rng, pile)
     for ev in events:
         builder.add(ev)
@@ -232,7 +265,7 @@ def render_hand(events: list[Event], pack: dict[str, np.ndarray], seed: int, rul
     zones["upcard"] = _rect(hom, (builder.UPCARD[0] + UPCARD_STEP, builder.UPCARD[1]), 1.15, 0.7)
     style = _style(rng, size)
     return VirtualHand(size, hom, builder.cards, builder.motions, builder.taps, builder.visuals, builder.t,
-                       zones, pack, seed, fps, style)
+                       zones, pack, seed, fps, style, draw)
 
 
 def _seat_positions(names: tuple[str, ...], rng: np.random.Generator) -> dict[str, tuple]:
@@ -247,12 +280,12 @@ def _seat_positions(names: tuple[str, ...], rng: np.random.Generator) -> dict[st
     return out
 
 
-def _fit_camera(rng: np.random.Generator, size, tilt: float, seats) -> np.ndarray:
+def _fit_camera(rng: np.random.Generator, size, tilt: float, seats, frame_in_cards: float = TUNING.frame_in_cards[0]) -> np.ndarray:
     """A camera over the table that keeps every card spot inside the picture."""
     w, h = size
     pts = np.array([p for p, _ in seats.values()] + [(-0.95, 0), (1.3, 0)], np.float64)
     pts = np.concatenate([pts + d for d in ((0.6, 0.6), (-0.6, 0.6), (0.6, -0.6), (-0.6, -0.6))])
-    card_px = h / 4.2
+    card_px = h / frame_in_cards
     for _ in range(30):
         hom = camera(np.random.default_rng(rng.integers(1 << 30)), size, tilt, card_px)
         q = project(hom, pts)

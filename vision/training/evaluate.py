@@ -132,12 +132,12 @@ def generated_scenes(scenes: int = 200, seed: int = EVAL_SEED, things_rate: floa
 
 
 def evaluate_generated(recognizer: Callable[[np.ndarray], list[Detection]], scenes: int = 200,
-                       seed: int = EVAL_SEED, things_rate: float = 0.0) -> Report:
-    """Recognition on fresh generated scenes. Without things over the cards (``things_rate``
-    0, as the generator drew before datasets.things) they are the scenes every round was measured
-    on, so figures compare across rounds."""
+                       seed: int = EVAL_SEED, things_rate: float = 0.0, *, source: Iterable | None = None) -> Report:
+    """Recognition on fresh generated scenes (or ``source``'s, e.g. datasets.held_out.held_out_scenes).
+    Without things over the cards (``things_rate`` 0, as the generator drew before datasets.things)
+    they are the scenes every round was measured on, so figures compare across rounds."""
     frames, n_pred, hits, right, n_gt = [], 0, 0, 0, 0
-    for sc in generated_scenes(scenes, seed, things_rate):
+    for sc in source if source is not None else generated_scenes(scenes, seed, things_rate):
         gts = [(c.quad, c.code) for c in sc.labelled()]
         dets = recognizer(sc.image)
         preds = [(np.array(d.corners, np.float32), d.confidence, d.card) for d in dets]
