@@ -55,6 +55,7 @@ def _printer(t0: list[float]):
 # ------------------------------------------------------------------ watch
 def _watch(args: argparse.Namespace) -> int:
     from vision.recognize.recognizer import ModelMissing
+    from vision.table.answers import RecordAnswers
     from vision.table.layout import LayoutError, TableLayout
     from vision.table.live import LiveTable, run
     from vision.table.sources import Resilient, SourceError, open_source
@@ -63,7 +64,8 @@ def _watch(args: argparse.Namespace) -> int:
     try:
         layout = TableLayout.load(args.layout) if args.layout else None
         recognizer = recognizer_from(args, VIDEO)
-    except (LayoutError, ModelMissing) as exc:
+        answers = RecordAnswers.load(Path(args.answers)) if args.answers else None
+    except (LayoutError, ModelMissing, OSError, ValueError) as exc:  # ValueError: a history or text that is none
         print(f"chratze watch: {exc}", file=sys.stderr)
         return 2
     record = Path(args.record) if args.record else None
@@ -84,11 +86,13 @@ def _watch(args: argparse.Namespace) -> int:
     source = Resilient(lambda: opened.pop() if opened else open_source(args.source))
     clock = [0.0]
     writer = _annotated_writer(args, table)
-    left = run(table, _timed(source.frames(), clock), taps, _printer(clock), writer)
+    left = run(table, _timed(source.frames(), clock), taps, _printer(clock), writer, answer=answers)
     for text in left:
         print(f"never taken: {text}", file=sys.stderr)
+    for ask in watcher.asks.values():
+        print(f"never answered: question {ask.id}, {ask.why}", file=sys.stderr)
     print(f"{table.timing.frames} frames, {table.timing.frames / max(table.timing.busy, 1e-9):.1f} processed/s; "
-          f"state: {watcher.status()['state']}")
+          f"{watcher.asked} question(s) asked; state: {watcher.status()['state']}")
     return 0
 
 
@@ -195,6 +199,9 @@ def add_commands(sub) -> None:
     p.add_argument("--taps", help="timed table entries (bids, exchanges) as written by `chratze virtual-table`")
     p.add_argument("--seats", help="start a hand with these players, in play order: Anna,Beat,Cla")
     p.add_argument("--dealer")
+    p.add_argument("--answers", help="a hand history of the true hands (the format `replay` reads): the camera's "
+                                     "questions about unsure cards are answered from it, for offline runs; without "
+                                     "it they stay open and the record waits, as at a table nobody answers")
     p.add_argument("--snapshots", help="folder for a picture of every recorded card")
     p.add_argument("--annotate", help="write the annotated video here (.avi)")
     p.add_argument("--show", action="store_true", help="show the annotated picture in a window")

@@ -28,3 +28,15 @@ def test_serve_with_broken_house_rules(capsys):
 def test_virtual_table_of_a_hand_the_record_does_not_have(tmp_path):
     with pytest.raises(SystemExit, match="has 1 hand"):
         main(["virtual-table", "tests/data/one-hand.json", "--hand", "5", "--out", str(tmp_path)])
+
+
+def test_watch_with_an_answer_file_that_is_no_hand_history(capsys, tmp_path):
+    bad = tmp_path / "answers.json"
+    bad.write_text("{not json", encoding="utf-8")
+    assert main(["watch", "--source", str(tmp_path), "--answers", str(bad)]) == 2
+    assert "chratze watch:" in capsys.readouterr().err
+
+
+def test_watch_with_an_answer_file_that_is_not_there(capsys, tmp_path):
+    assert main(["watch", "--source", str(tmp_path), "--answers", str(tmp_path / "none.json")]) == 2
+    assert "none.json" in capsys.readouterr().err

@@ -9,14 +9,26 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
-from engine.events import BidMade, CardPlayed, Exchanged, HandStarted, TrumpSixSwapped, Undo, UpcardShown
+from engine import history
+from engine.cards import card
+from engine.events import (
+    BidMade,
+    CardCorrected,
+    CardPlayed,
+    Exchanged,
+    HandStarted,
+    TrumpSixSwapped,
+    Undo,
+    UpcardShown,
+)
 from engine.hand import IllegalEvent
 from engine.rules import HouseRules
 from engine.session import Session
+from vision.table.answers import RecordAnswers
 from vision.table.layout import TableLayout
 from vision.table.live import LiveTable, run
 from vision.table.sources import Frame, Resilient
-from vision.table.watch import Watcher
+from vision.table.watch import AnswerError, Watcher
 
 SEATS = ("Anna", "Beat", "Cla")
 # where each card lies (x1, y1, x2, y2): the upcard spot and one spot per player
@@ -132,7 +144,7 @@ def test_a_card_laid_during_the_bidding_waits_for_the_bids():
     assert t.played() == [("Beat", "9h")]
 
 
-def test_a_flickering_second_best_class_creates_no_card():
+def test_a_flickering_second_best_class_creates_no_card_and_the_split_read_is_asked():
     t = Table()
     t.to_play()
     t.lying["9h"] = SPOT["Beat"]
@@ -141,6 +153,10 @@ def test_a_flickering_second_best_class_creates_no_card():
         reads = [R("9h", SPOT["Beat"], 0.9, [("9d", 0.3)])] if k % 4 else flicker
         t.notices += t.watcher.reads(reads + [R("Kh", SPOT["upcard"])], t.t)
         t.t += 0.05
+    (ask,) = t.watcher.asks.values()  # a quarter of the reads named the 9d: the table is asked
+    assert ask.read == "9h" and [c for c, _ in ask.choices][:2] == ["9h", "9d"]
+    t.watcher.answer(ask.id, "9h")
+    t.frames(12)
     assert t.played() == [("Beat", "9h")]
 
 
@@ -152,13 +168,16 @@ def test_a_hand_passing_over_the_cloth_creates_no_card():
     assert t.played() == []
 
 
-def test_a_read_of_a_card_already_played_falls_back_to_the_next_likely_card():
+def test_a_read_of_a_card_already_played_is_asked_with_the_next_likely_card_first():
     t = Table()
     t.to_play()
     t.lay("9h", "Beat")
     t.lay("Th", "Cla")
     t.take("9h", "Th")  # trick 1 gathered by Cla
     t.frames(8, extra=[R("9h", SPOT["Cla"], 0.9, [("6h", 0.4)])])  # Cla leads the 6h; it reads as the 9h
+    (ask,) = t.watcher.asks.values()  # the 6h was never the best read: a guess, so the table is asked
+    assert ask.read == "6h" and ask.player == "Cla"
+    t.watcher.answer(ask.id, "6h")
     assert t.played()[-1] == ("Cla", "6h")
 
 
@@ -342,7 +361,10 @@ def test_a_card_read_late_keeps_its_place_in_the_order_of_play():
     assert t.played() == []
     t.lying.update({"9h": SPOT["Beat"], "Th": SPOT["Cla"]})
     t.frames(12)
-    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+    (ask,) = t.watcher.asks.values()  # its reads were split for a while: the table names it ...
+    assert ask.player == "Beat" and t.played() == []
+    t.watcher.answer(ask.id, "9h")
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]  # ... and Cla's card still comes after it
 
 
 def test_a_tap_waiting_for_the_upcard_is_announced_once_and_taken_when_it_can_be():
@@ -531,3 +553,100 @@ def test_a_card_read_anew_after_it_slid_is_corrected_where_its_old_place_shows_o
     slid = _moved(PILE, 9, 8)
     _camera(t, _picture(slid), [_read("9h", slid)], 16)
     assert t.played() == [("Beat", "9h")]
+
+
+# ---------------------------------------------------------------- asks: a referee never records a guess
+def _split(t: Table, code: str, other: str, at: str, frames: int = 40) -> None:
+    """A card the reads cannot agree on: every other frame names ``other``."""
+    t.lying.pop(code, None)
+    for k in range(frames):
+        read = R(code, SPOT[at], 0.8, [(other, 0.4)]) if k % 2 else R(other, SPOT[at], 0.8, [(code, 0.4)])
+        t.frames(1, extra=[read])
+
+
+def test_a_card_the_reads_disagree_on_is_asked_not_recorded():
+    t = Table()
+    t.to_play()
+    _split(t, "9s", "Ts", "Beat")
+    assert t.played() == []
+    (ask,) = t.watcher.asks.values()
+    assert ask.player == "Beat" and {"9s", "Ts"} <= {c for c, _ in ask.choices}
+    assert t.watcher.status()["state"] == "asking"
+    assert [n.kind for n in t.notices].count("ask") == 1  # asked once, however many frames it lies there
+
+
+def test_the_answer_is_recorded_as_the_table_named_it_and_play_goes_on():
+    t = Table()
+    t.to_play()
+    _split(t, "9s", "Ts", "Beat")
+    (ask,) = t.watcher.asks.values()
+    t.notices += t.watcher.answer(ask.id, "9s")
+    assert t.played() == [("Beat", "9s")]
+    assert t.hand.events[-1].meta["source"] == "camera+table"
+    assert t.watcher.asks == {} and t.watcher.status()["state"] == "watching"
+
+
+def test_a_card_laid_after_an_asked_one_waits_for_the_answer_and_keeps_the_order_of_play():
+    t = Table()
+    t.to_play()
+    _split(t, "9s", "Ts", "Beat")
+    t.lay("Ah", "Cla")
+    assert t.played() == []
+    t.notices += t.watcher.answer(next(iter(t.watcher.asks)), "Ts")
+    assert t.played() == [("Beat", "Ts"), ("Cla", "Ah")]
+
+
+def test_later_reads_never_overrule_what_the_table_named():
+    t = Table()
+    t.to_play()
+    _split(t, "9s", "Ts", "Beat")
+    t.notices += t.watcher.answer(next(iter(t.watcher.asks)), "9s")
+    t.frames(30, extra=[R("Ts", SPOT["Beat"], 0.95)])  # the camera goes on reading it wrong, surely
+    assert t.played() == [("Beat", "9s")]
+    assert not any(isinstance(ev, CardCorrected) for ev in t.session.log)
+
+
+def test_an_answer_naming_no_card_or_no_open_question_is_refused_and_changes_nothing():
+    t = Table()
+    t.to_play()
+    _split(t, "9s", "Ts", "Beat")
+    ask_id = next(iter(t.watcher.asks))
+    with pytest.raises(AnswerError, match="unknown|card"):
+        t.watcher.answer(ask_id, "1x")
+    with pytest.raises(AnswerError, match="no open question"):
+        t.watcher.answer(ask_id + 7, "9s")
+    assert t.played() == [] and ask_id in t.watcher.asks
+
+
+def test_a_question_about_a_card_taken_away_unnamed_is_withdrawn():
+    t = Table()
+    t.to_play()
+    _split(t, "9s", "Ts", "Beat")
+    t.frames(30)
+    assert t.watcher.asks == {} and "ask_void" in [n.kind for n in t.notices]
+
+
+def test_a_card_read_surely_is_recorded_without_asking():
+    t = Table()
+    t.to_play()
+    t.lay("9s", "Beat")
+    assert t.played() == [("Beat", "9s")] and t.watcher.asked == 0
+
+
+def test_offline_the_true_record_answers_the_asks():
+    t = Table()
+    t.to_play()
+    truth = [*t.hand.events, CardPlayed("Beat", card("9s"))]
+    _split(t, "9s", "Ts", "Beat")
+    answers = RecordAnswers([truth])
+    (ask,) = t.watcher.asks.values()
+    assert answers(t.watcher, ask) == "9s"
+
+
+def test_an_answer_file_is_a_hand_history(tmp_path):
+    t = Table()
+    t.to_play()
+    t.lay("9s", "Beat")
+    path = tmp_path / "truth.json"
+    path.write_text(history.dumps(t.session), encoding="utf-8")
+    assert RecordAnswers.load(path).hands[0][-1] == t.hand.events[-1]

@@ -2,7 +2,10 @@
 
 from dataclasses import dataclass, field
 
-from vision.table.stable import CardGone, Stabilizer
+import pytest
+
+from vision.table.settings import REFERENCE_FPS, TrackerSettings
+from vision.table.stable import CardGone, CardLaid, Stabilizer
 
 
 @dataclass
@@ -20,7 +23,7 @@ def feed(st, frames, impossible=frozenset(), sides=None):
     events = []
     for i, reads in enumerate(frames):
         shown = sides[i] if isinstance(sides, list) else sides
-        events += [(i, e) for e in st.update(reads, t=i / 30, impossible=impossible, sides=shown)]
+        events += [(i, e) for e in st.update(reads, t=i / REFERENCE_FPS, impossible=impossible, sides=shown)]
     return events
 
 
@@ -294,3 +297,50 @@ def test_a_tracker_cannot_need_more_hits_than_its_window_holds():
 
     with pytest.raises(ValueError, match="window"):
         TrackerSettings(window=3, min_hits=4)
+
+
+def test_counts_are_spans_of_time_the_same_at_ten_and_thirty_frames_a_second():
+    at10, at30 = TrackerSettings().at_fps(10), TrackerSettings().at_fps(30)
+    assert at10.min_hits / 10 == at30.min_hits / 30 == TrackerSettings().min_hits / REFERENCE_FPS
+    assert at10.gone_after / 10 == at30.gone_after / 30
+
+
+def test_a_frame_rate_that_is_no_rate_is_refused():
+    with pytest.raises(ValueError, match="positive"):
+        TrackerSettings().at_fps(0)
+
+
+def _named_after(fps: float) -> float:
+    """Seconds from a card's first frame to its CardLaid, at ``fps``."""
+    st = Stabilizer()
+    for i in range(int(fps * 3)):
+        for e in st.update([R("Ah")], t=i / fps):
+            if isinstance(e, CardLaid):
+                return i / fps
+    raise AssertionError("never named")
+
+
+def test_a_card_is_named_as_soon_at_ten_frames_a_second_as_at_thirty():
+    assert abs(_named_after(10) - _named_after(30)) <= 0.1
+
+
+def test_the_tracker_follows_the_rate_frames_really_come_at():
+    st = Stabilizer()
+    for i in range(10):
+        st.update([], t=i / 10)
+    assert round(st.fps) == 10 and st.settings == TrackerSettings().at_fps(st.fps)
+
+
+def test_a_card_the_table_named_is_not_renamed_by_later_reads():
+    st = Stabilizer()
+    laid = [e for _, e in feed(st, [[R("9s", alternatives=[("Ts", 0.4)])]] * 6) if isinstance(e, CardLaid)]
+    st.rename(laid[0].track, "Ts")
+    later = feed(st, [[R("9s")]] * 30)
+    assert later == [] and st.tracks[0].card == "Ts"
+
+
+def test_a_card_laid_tells_how_sure_its_reads_were():
+    ev = feed(Stabilizer(), [[R("Ah", 0.8, alternatives=[("Ad", 0.5)])]] * 6)
+    laid = next(e for _, e in ev if isinstance(e, CardLaid))
+    assert laid.confidence == pytest.approx(0.8)
+    assert [c for c, _ in laid.choices] == ["Ah", "Ad"]

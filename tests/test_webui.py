@@ -261,3 +261,51 @@ def test_camera_pictures_are_404_until_a_camera_runs(client):
     assert client.get("/camera/frame.jpg").status_code == 404
     assert client.get("/camera.mjpg?once=1").status_code == 404
     assert client.get("/snapshots/../table.sqlite").status_code == 404
+
+
+def _asking_table(data):
+    """A table whose camera asks which card Beat laid (its reads split 9s / Ts)."""
+    from vision.table.live import LiveTable
+    from vision.table.sources import Frame
+    from webui.camera import CameraRunner
+
+    app = create_app(data, pin=PIN, testing=True)
+    client = app.test_client()
+    play_to_first_trick(client)
+    s = app.extensions["table"]
+    runner = CameraRunner(s, "unused.avi", None, recognizer=lambda img: [])
+    box = (100, 100, 160, 190)
+    reads = [_Read("9s", box, [("Ts", 0.4)]), _Read("Ts", box, [("9s", 0.4)])]
+    table = LiveTable(s.watcher, lambda img: [reads[frame_no[0] % 2]], s.snapshots)
+    frame_no = [0]
+    image = __import__("numpy").zeros((240, 320, 3), "uint8")
+    for k in range(40):
+        frame_no[0] = k
+        with s.lock:
+            s.note(table.process(Frame(image, k * 0.05, k)))
+            s.bump()
+    assert runner.table.watcher is s.watcher
+    return client
+
+
+class _Read:
+    def __init__(self, card, box, alternatives):
+        self.card, self.box, self.alternatives, self.confidence, self.corners = card, box, alternatives, 0.8, []
+
+
+def test_a_card_the_camera_is_unsure_of_is_asked_on_the_page_with_its_picture_and_a_tap_names_it(data):
+    client = _asking_table(data)
+    (ask,) = client.get("/api/state").json["camera"]["asks"]
+    assert {"9s", "Ts"} <= set(ask["choices"]) and ask["player"] == "Beat"
+    assert client.get(f"/camera/asks/{ask['id']}.jpg").mimetype == "image/jpeg"
+    r = post(client, "/api/camera/answer", {"ask": ask["id"], "card": "9s"})
+    assert r.status_code == 200 and r.json["camera"]["asks"] == []
+    assert "9s" in r.json["hand"]["play_positions"]
+
+
+@pytest.mark.parametrize("body", [{"ask": 99, "card": "9s"}, {"ask": "1", "card": "9s"}, {"ask": 1, "card": "1x"}])
+def test_a_bad_answer_is_a_400_and_the_question_stays_open(data, body):
+    client = _asking_table(data)
+    r = post(client, "/api/camera/answer", body)
+    assert r.status_code == 400 and r.json["error"]
+    assert len(client.get("/api/state").json["camera"]["asks"]) == 1

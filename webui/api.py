@@ -9,7 +9,14 @@ import time
 from functools import wraps
 from typing import Any, Callable
 
-from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    jsonify,
+    request,
+    stream_with_context,
+)
 
 from engine.cards import CardError, card
 from engine.events import (
@@ -28,6 +35,7 @@ from engine.events import (
 from engine.hand import IllegalEvent
 from engine.rules import HouseRules, RulesError
 from engine.session import Session
+from vision.table.watch import AnswerError
 
 from .state import table_state
 from .table import TableService, dumps_state, export_json, ledger_csv, parse_history
@@ -245,6 +253,23 @@ def excuse(body):
     if s.watcher is None:
         raise BadRequest("no camera is running")
     s.note(s.watcher.excuse(_card(body).code))
+    s.bump()
+
+
+@api.post("/camera/answer")
+@writes
+def answer(body):
+    """The table names the card the camera asked about; it is recorded as named."""
+    s = service()
+    if s.watcher is None:
+        raise BadRequest("no camera is running")
+    ask = body.get("ask")
+    if not isinstance(ask, int) or isinstance(ask, bool):
+        raise BadRequest("'ask' must be the number of the question")
+    try:
+        s.note(s.watcher.answer(ask, _card(body).code))
+    except AnswerError as exc:
+        raise BadRequest(str(exc)) from None
     s.bump()
 
 

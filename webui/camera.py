@@ -9,7 +9,15 @@ from __future__ import annotations
 import threading
 import time
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request, send_from_directory
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    jsonify,
+    request,
+    send_from_directory,
+)
 
 from vision.table.layout import LayoutError, MatFinder, TableLayout, mat_layout
 from vision.table.live import LiveTable, run
@@ -59,6 +67,27 @@ def snapshot(name: str):
     if folder is None or not name.endswith(".jpg") or "/" in name or ".." in name:
         abort(404)
     return send_from_directory(folder, name)
+
+
+@camera.get("/camera/asks/<int:ask_id>.jpg")
+def ask_crop(ask_id: int):
+    """The card the camera asks about, cut from the frame it was asked on (a margin round it)."""
+    import cv2  # noqa: PLC0415  (OpenCV only where a picture is cut)
+
+    s = _service()
+    with s.lock:
+        ask = s.watcher.asks.get(ask_id) if s.watcher is not None else None
+    if ask is None or not ask.snapshot or s.snapshots is None:
+        return jsonify(error=f"no picture for question {ask_id}"), 404
+    img = cv2.imread(str(s.snapshots / ask.snapshot))
+    if img is None:
+        return jsonify(error=f"the picture of question {ask_id} is gone"), 404
+    x1, y1, x2, y2 = ask.box
+    m = 0.25 * max(x2 - x1, y2 - y1)
+    h, w = img.shape[:2]
+    crop = img[max(0, int(y1 - m)):min(h, int(y2 + m)), max(0, int(x1 - m)):min(w, int(x2 + m))]
+    ok, buf = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return Response(buf.tobytes(), mimetype="image/jpeg")
 
 
 @camera.post("/api/layout")

@@ -23,7 +23,7 @@ from vision.recognize.layers import sides_in
 from .annotate import annotate
 from .layout import MatFinder, TableLayout
 from .sources import Frame
-from .watch import Notice, Watcher, save_snapshot
+from .watch import AnswerError, Ask, Notice, Watcher, save_snapshot
 
 
 @dataclass
@@ -55,7 +55,7 @@ class LiveTable:
         if self.snapshots is not None:
             meta["snapshot"] = f"f{frame.index:06d}.jpg"
         notices = self.watcher.reads(reads, frame.t, meta, sides_in(frame.image))
-        if self.snapshots is not None and any(n.kind == "recorded" for n in notices):
+        if self.snapshots is not None and any(n.kind in ("recorded", "ask") for n in notices):
             save_snapshot(self.snapshots, frame.image, meta["snapshot"])
         if self.keep_annotated:
             self.annotated = annotate(frame.image, reads, self.watcher)
@@ -73,12 +73,17 @@ def host_start(session_next: Callable[..., HandStarted], ev: HandStarted) -> Han
     return replace(nxt, meta=ev.meta)
 
 
+Answerer = Callable[[Watcher, Ask], "str | None"]  # names the card of an ask, or None to leave it open
+
+
 def run(table: LiveTable, frames: Iterable[Frame | None], taps: list[tuple[float, Event]] = (),
-        on_notice: Callable[[Notice], None] = lambda n: None, on_frame: Callable[[Frame], None] | None = None) -> list[str]:
+        on_notice: Callable[[Notice], None] = lambda n: None, on_frame: Callable[[Frame], None] | None = None,
+        answer: Answerer | None = None) -> list[str]:
     """Process every frame; a ``None`` frame means the camera is lost (the record is untouched).
 
     A tap the record cannot take yet (the bids before the camera has seen the upcard) waits
-    and is tried again each frame, as a person would; returns the taps never taken.
+    and is tried again each frame, as a person would; ``answer`` names the cards the camera asks
+    about (:mod:`vision.table.answers`). Returns the taps never taken.
     """
     queue = sorted(taps, key=lambda x: x[0])
     k = 0
@@ -91,11 +96,26 @@ def run(table: LiveTable, frames: Iterable[Frame | None], taps: list[tuple[float
             k += 1
         for n in table.process(frame):
             on_notice(n)
+        if answer is not None:
+            _answer_asks(table.watcher, answer, on_notice)
         if on_frame:
             on_frame(frame)
     while k < len(queue) and _try_tap(table, queue[k][1], on_notice):
         k += 1
     return [f"{ev.type}: {ev.to_dict()}" for _, ev in queue[k:]]
+
+
+def _answer_asks(watcher: Watcher, answer: Answerer, on_notice: Callable[[Notice], None]) -> None:
+    for ask in list(watcher.asks.values()):
+        code = answer(watcher, ask)
+        if code is None:
+            continue
+        try:
+            notices = watcher.answer(ask.id, code)
+        except AnswerError as exc:
+            notices = [Notice("waiting", f"answer {code} to question {ask.id} not taken: {exc}")]
+        for n in notices:
+            on_notice(n)
 
 
 def _try_tap(table: LiveTable, ev: Event, on_notice: Callable[[Notice], None]) -> bool:

@@ -1,12 +1,15 @@
 """How reads become stable card events: every threshold of the tracker, with why it has its value.
 
-Counts are in frames of the live table's source. How each value was chosen: ``docs/model-history.md``
-("On the virtual table").
+Counts are in frames of a 20 fps source (``REFERENCE_FPS``); :meth:`TrackerSettings.at_fps` turns them
+into the same spans of time at another frame rate, so a card is named as soon at 10 fps as at 30.
+How each value was chosen: ``docs/model-history.md`` ("On the virtual table").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+REFERENCE_FPS = 20.0  # the frame rate the counts below were chosen at
 
 from vision.recognize.settings import setting
 
@@ -40,9 +43,28 @@ class TrackerSettings:
     ahead_trust: float = setting(0.9, "a read's IoU with where a track is expected counts this much against "
                                       "where one is seen")
 
+    ask_after: float = setting(1.5, "seconds a card may lie still without a clear, sure read before it is "
+                                    "named for the table to confirm (it is asked, never recorded as read)")
+    ask_support: float = setting(0.85, "a card named with less of the possible votes than this is asked of the "
+                                       "table, not recorded: its reads disagreed")
+    ask_conf: float = setting(0.6, "a card whose reads naming it were on average less sure than this is asked: "
+                                   "votes pile up, so a card read timidly for long enough is named all the same")
+
     def __post_init__(self) -> None:
         if self.min_hits > self.window:
             raise ValueError(f"min_hits ({self.min_hits}) cannot exceed the window ({self.window})")
+
+    def at_fps(self, fps: float) -> TrackerSettings:
+        """The same spans of time in frames of a ``fps`` source (a card is seen for 0.2 s, not 4 frames)."""
+        if fps <= 0:
+            raise ValueError(f"a frame rate must be positive, not {fps}")
+        k = fps / REFERENCE_FPS
+        scaled = {name: max(low, round(getattr(self, name) * k)) for name, low in _FRAME_COUNTS.items()}
+        scaled["min_hits"] = min(scaled["min_hits"], scaled["window"])
+        return replace(self, **scaled)
+
+
+_FRAME_COUNTS = {"window": 2, "min_hits": 2, "edge_hits": 2, "gone_after": 3, "gap_frames": 1}  # field -> fewest frames
 
 
 TABLE = TrackerSettings()

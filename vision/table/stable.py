@@ -24,9 +24,17 @@ from itertools import takewhile
 from math import hypot
 from typing import Callable, Iterable, Protocol
 
-from vision.recognize.geometry import box_centre, box_cover, box_diagonal, box_iou, quad_iou
+from vision.recognize.geometry import (
+    box_centre,
+    box_cover,
+    box_diagonal,
+    box_iou,
+    quad_iou,
+)
 
-from .settings import TABLE, TrackerSettings
+from .settings import REFERENCE_FPS, TABLE, TrackerSettings
+
+PACE_SLACK = 0.15  # a frame rate this near the one counted in is the same rate (webcam jitter)
 
 # Asks a frame: (a card's outline, the outlines in view) -> the share of its sides the picture shows
 # where those leave them free, or None where too little is free (vision.recognize.layers.sides_in).
@@ -49,6 +57,9 @@ class CardLaid:
     support: float  # share of the track's votes for this card
     first_seen: float = 0.0
     replaces: str | None = None  # the card this very spot was read as until now (a re-read)
+    confidence: float = 1.0  # mean confidence of the reads that named this card first
+    choices: tuple[tuple[str, float], ...] = ()  # the likely possible cards, best first, with their vote shares
+    settled: bool = True  # False: the reads never agreed surely, the card lay still too long unnamed (ask)
 
 
 @dataclass(frozen=True)
@@ -77,6 +88,8 @@ class Track:
     cut: bool = False  # the last read's card runs off the picture
     reads: int = 0
     mentions: dict[str, int] = field(default_factory=dict)  # reads naming the card first or next-best
+    firsts: dict[str, list[float]] = field(default_factory=dict)  # card -> [reads naming it first, their confidence]
+    fixed: bool = False  # a person named the card: no re-read renames it (a card thrown onto it still can)
 
     def step(self) -> tuple[float, float]:
         """How far its box's centre moved between its last two reads."""
@@ -94,10 +107,20 @@ class Track:
         x0, y0, x1, y1 = self.box
         return (x0 + k * dx, y0 + k * dy, x1 + k * dx, y1 + k * dy)
 
+    def sureness(self, card: str, alternative_weight: float) -> float:
+        """Mean confidence of the reads naming ``card`` first; for a card only ever next-best (the best
+        read was impossible), its mean weight as the next-best (probability times the read's confidence)."""
+        n, conf = self.firsts.get(card, (0, 0.0))
+        if n:
+            return conf / n
+        return self.votes.get(card, 0.0) / (alternative_weight * max(1, self.mentions.get(card, 0)))
+
     def vote(self, read: Read, alternative_weight: float) -> None:
         self.reads += 1
         self.votes[read.card] = self.votes.get(read.card, 0.0) + read.confidence
         self.mentions[read.card] = self.mentions.get(read.card, 0) + 1
+        n, conf = self.firsts.get(read.card, (0, 0.0))
+        self.firsts[read.card] = [n + 1, conf + read.confidence]
         for alt, p in read.alternatives:
             self.votes[alt] = self.votes.get(alt, 0.0) + alternative_weight * p * read.confidence
             self.mentions[alt] = self.mentions.get(alt, 0) + 1
@@ -105,8 +128,12 @@ class Track:
 
 class Stabilizer:
     def __init__(self, settings: TrackerSettings = TABLE, **overrides) -> None:
-        """A tracker with ``settings`` and ``overrides`` of its fields."""
-        self.settings = replace(settings, **overrides) if overrides else settings
+        """A tracker with ``settings`` and ``overrides`` of its fields, in frames of a source at
+        ``REFERENCE_FPS``; it measures the rate frames really come at and counts the same spans of time."""
+        self.base = replace(settings, **overrides) if overrides else settings
+        self.settings = self.base
+        self.fps = REFERENCE_FPS
+        self._times: deque[float] = deque(maxlen=16)
         self._carried: deque[Carried] = deque(maxlen=self.settings.carried_memory)  # lost while carried in, unnamed
         self.tracks: list[Track] = []
         self._next = 1
@@ -118,6 +145,7 @@ class Stabilizer:
         """Feed one frame's reads; returns the events this frame makes certain. ``sides`` asks the frame
         whether a card's sides still show where the cards in view leave them free
         (:func:`vision.recognize.layers.sides_in`): how a card thrown onto a pile is told from a re-read."""
+        self._pace(t)
         reads = [r for r in reads if r.confidence >= self.settings.min_conf]
         self._sides, self._reads = sides, reads
         matched = self._match(reads, t)
@@ -140,6 +168,24 @@ class Stabilizer:
                 track.unbroken = track.unbroken and (track.card is None or track.missing < self.settings.gap_frames)
             events.extend(self._decide(track, t, impossible))
         return events
+
+    def _pace(self, t: float) -> None:
+        """Follow the rate frames come at (a webcam's nominal rate, or a slow machine's): the median gap of
+        the last frames, from the second frame on; the counts change only when it moves by more than
+        ``PACE_SLACK``."""
+        self._times.append(t)
+        gaps = sorted(b - a for a, b in zip(self._times, list(self._times)[1:]) if b > a)
+        if not gaps:
+            return
+        fps = 1.0 / gaps[len(gaps) // 2]
+        if abs(fps - self.fps) > PACE_SLACK * self.fps:
+            self.fps, self.settings = fps, self.base.at_fps(fps)
+
+    def rename(self, track_id: int, card: str) -> None:
+        """A person named the card of a track: it keeps that name, whatever the reads say after."""
+        for track in self.tracks:
+            if track.id == track_id:
+                track.card, track.fixed = card, True
 
     def _match(self, reads: list[Read], t: float) -> dict[int, Read]:
         """Greedy IoU matching of reads to tracks; unmatched reads start new tracks.
@@ -185,17 +231,23 @@ class Stabilizer:
             return []
         total = sum(track.votes.values())
         options = sorted(((v, c) for c, v in track.votes.items() if c not in impossible), reverse=True)
+        if not options:
+            return []
         possible = sum(v for v, _ in options)
-        best = options[0][0] if options else 0.0
-        if not options or best < self.settings.min_support * possible or best < self.settings.min_share * total:
-            return []  # no possible card has a clear majority yet: wait
-        if options[0][0] / possible * total < self.settings.min_hits * self.settings.sure_conf:
-            return []  # the card was seen only timidly so far (a hand still half over it): wait
+        best = options[0][0]
+        unclear = best < self.settings.min_support * possible or best < self.settings.min_share * total
+        timid = best / possible * total < self.settings.min_hits * self.settings.sure_conf  # a hand half over it
+        settled = not (unclear or timid)
+        if not settled and t - track.first_seen < self.settings.ask_after:
+            return []  # wait for a clear, sure majority
         if self._stray(track, options[0][1], impossible):
             return []
         track.card, track.named_box, track.named_corners = options[0][1], track.box, track.corners
         track.named_at = t
-        return [CardLaid(track.id, track.card, track.box, t, options[0][0] / possible, track.first_seen)]
+        choices = tuple((c, round(v / possible, 3)) for v, c in options[:3])
+        return [CardLaid(track.id, track.card, track.box, t, best / possible, track.first_seen,
+                         confidence=track.sureness(track.card, self.settings.alternative_weight), choices=choices,
+                         settled=settled)]
 
     def _stray(self, track: Track, card: str, impossible) -> bool:
         """The reads favour a card that cannot be new here, and ``card`` was among only a few of them:
@@ -227,6 +279,8 @@ class Stabilizer:
             return []
         sure = sum(run[:self.settings.window]) >= self.settings.window * self.settings.sure_conf
         coming = self._carried_in(track, new, t)  # thrown here: a new card, not this one read better
+        if track.fixed and not coming:
+            return []
         if not (sure or coming or len(run) >= self.settings.timid_factor * self.settings.window):
             return []
         gone = CardGone(track.id, track.card, t)
@@ -234,6 +288,7 @@ class Stabilizer:
         fresh = Track(self._next, track.box, first_seen=t)
         self._next += 1
         fresh.votes = {new: float(self.settings.window)}
+        fresh.firsts = {new: [len(run), sum(run)]}  # how surely the spot now reads as the new card
         fresh.hits = deque([True] * self.settings.window)
         fresh.boxes = deque(track.boxes)
         fresh.corners, fresh.cut = track.corners, track.cut  # this frame's read: where the new card is named

@@ -40,11 +40,39 @@ COVERED = 0.35
 @dataclass
 class Notice:
     """Something the page should show now; ``kind`` is recorded | gathered | out_of_sync |
-    in_sync | waiting | camera | ignored."""
+    in_sync | waiting | asking | ask | camera | ignored."""
 
     kind: str
     text: str
     data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Ask:
+    """A card the camera is not sure of. The record waits until the table names it (a tap on the
+    page, or an answer file offline): a referee never records a guess."""
+
+    id: int
+    track: int
+    read: str  # the camera's best read
+    choices: list[tuple[str, float]]  # the likely cards, best first, with their vote shares
+    box: tuple[float, float, float, float]  # where it lies in the frame
+    place: str | None
+    event: str  # the event it will become: upcard or play
+    player: str | None  # who plays it, where known
+    why: str
+    t: float
+    snapshot: str | None = None  # the frame it was asked on (the page shows the crop)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "read": self.read, "choices": [c for c, _ in self.choices],
+                "shares": [s for _, s in self.choices], "box": [round(x, 1) for x in self.box],
+                "place": self.place, "event": self.event, "player": self.player, "why": self.why,
+                "t": round(self.t, 3), "snapshot": self.snapshot}
+
+
+class AnswerError(ValueError):
+    """An answer to an ask that cannot be taken (no such ask, an unknown card)."""
 
 
 @dataclass
@@ -60,6 +88,10 @@ class Seen:
     support: float
     claimed: str = ""  # why the record already accounts for it ("" = pending)
     replaces: str | None = None  # what this spot was read as before (the stabilizer re-read it)
+    confidence: float = 1.0  # mean confidence of the reads naming it
+    choices: tuple[tuple[str, float], ...] = ()
+    settled: bool = True  # the reads agreed surely (see CardLaid.settled)
+    named_by: str = "camera"  # "table" once a person named it in answer to an ask
 
 
 class Watcher:
@@ -80,6 +112,9 @@ class Watcher:
         self.camera = "ok"
         self.to_mat: np.ndarray | None = None
         self.now = 0.0  # the time of the last frame
+        self.asks: dict[int, Ask] = {}  # open asks by id
+        self.asked = 0  # asks made so far (a figure beside wrong card events)
+        self._ask_of: dict[int, int] = {}  # track -> its open ask
 
     # ------------------------------------------------------------------ inputs
     def reads(self, reads: list, t: float, meta: dict[str, Any] | None = None, sides: Sides | None = None) -> list[Notice]:
@@ -93,6 +128,7 @@ class Watcher:
             elif isinstance(ev, CardGone) and ev.track in self.seen:
                 gone = self.seen.pop(ev.track)
                 self.vanished[gone.card] = gone
+                notices += self._unask(ev.track)
         notices += self._sync(meta or {})
         return notices
 
@@ -102,6 +138,23 @@ class Watcher:
         self.refused = ""
         self._new_hand_check()
         return pos, self._sync({})
+
+    def answer(self, ask_id: int, code: str) -> list[Notice]:
+        """The table names the card of an ask; it is recorded as named (raises AnswerError, nothing
+        changes, for an ask that is not open or a code that is no card)."""
+        ask = self.asks.get(ask_id)
+        if ask is None:
+            raise AnswerError(f"no open question {ask_id} (open: {sorted(self.asks) or 'none'})")
+        try:
+            named = card(code).code
+        except ValueError as exc:
+            raise AnswerError(str(exc)) from None
+        seen = self.seen[ask.track]  # an ask closes when its card leaves the table
+        del self.asks[ask_id]
+        self._ask_of.pop(ask.track, None)
+        seen.card, seen.named_by = named, "table"
+        self.stabilizer.rename(ask.track, named)
+        return self._sync({})
 
     def excuse(self, code: str) -> list[Notice]:
         """A person says a vanished card of the trick is fine (e.g. it was knocked under another)."""
@@ -178,6 +231,7 @@ class Watcher:
             state, reason = "waiting", self.refused
         missing, covered = self._missing_and_covered()
         return {"state": "camera_lost" if self.camera == "lost" else state, "reason": reason,
+                "asks": [a.to_dict() for a in self.asks.values()], "asked": self.asked,
                 "on_table": sorted(s.card for s in self.seen.values()),
                 "pending": [s.card for s in self.pending()], "missing": sorted(missing), "covered": covered}
 
@@ -191,7 +245,8 @@ class Watcher:
 
     def _laid(self, ev: CardLaid) -> None:
         place = self._place(ev.box)
-        s = Seen(ev.track, ev.card, ev.box, place, ev.first_seen, ev.t, ev.support, replaces=ev.replaces)
+        s = Seen(ev.track, ev.card, ev.box, place, ev.first_seen, ev.t, ev.support, replaces=ev.replaces,
+                 confidence=ev.confidence, choices=ev.choices, settled=ev.settled)
         if self.layout is not None and place is None:
             s.claimed = "outside every zone"
         self.seen[ev.track] = s
@@ -222,13 +277,20 @@ class Watcher:
             if self._earlier_card_unread(s):
                 break  # keep the order of play: record this one after the card laid before it
             event, why = self._event_for(s)
+            if s.claimed:
+                continue
             if event is None and self._at_seat_while_dealing(s):
                 aside = aside or why
                 continue
             if event is None:
                 return notices + self._set("waiting", why)
-            event = event.with_meta(**meta, source="camera", t=round(s.t, 3), track=s.track,
-                                    support=round(s.support, 3))
+            if s.named_by == "camera" and not isinstance(event, CardCorrected):
+                doubt = self._doubt(s)
+                if doubt:
+                    return notices + self._ask(s, event, doubt, meta)
+            event = event.with_meta(**meta, source="camera" if s.named_by == "camera" else "camera+table",
+                                    t=round(s.t, 3), track=s.track, support=round(s.support, 3),
+                                    confidence=round(s.confidence, 3))
             try:
                 pos = self._record(event)
             except IllegalEvent as exc:
@@ -241,9 +303,49 @@ class Watcher:
             notices += self._gathered()
         if aside:
             return notices + self._set("waiting", aside)
-        if self.state == "waiting":
+        if self.state in ("waiting", "asking"):
             notices += self._set("watching", "")
         return notices
+
+    def _doubt(self, s: Seen) -> str:
+        """Why the camera is not sure enough of ``s`` to record it ("" = sure)."""
+        st = self.stabilizer.settings
+        if not s.settled:
+            return f"no read of it was clear and sure ({' / '.join(c for c, _ in s.choices)})"
+        if s.support < st.ask_support:
+            others = ", ".join(c for c, _ in s.choices if c != s.card)
+            return f"the reads were split ({s.card} {s.support:.0%}{'; also ' + others if others else ''})"
+        if s.confidence < st.ask_conf:
+            return f"it was read only timidly ({s.card} at {s.confidence:.2f})"
+        return ""
+
+    def _unask(self, track: int) -> list[Notice]:
+        """A card asked about left the table unnamed: the question is void (tap the play in if it counted)."""
+        ask_id = self._ask_of.pop(track, None)
+        if ask_id is None:
+            return []
+        ask = self.asks.pop(ask_id)
+        return [Notice("ask_void", f"the card asked about ({ask.read}?) was taken away before it was named",
+                       {"id": ask_id})]
+
+    def _ask(self, s: Seen, event: Event, why: str, meta: dict[str, Any]) -> list[Notice]:
+        """Hold the record at ``s`` and ask the table which card it is (once per card)."""
+        notices = []
+        if s.track not in self._ask_of:
+            self.asked += 1
+            choices = list(s.choices) or [(s.card, s.support)]
+            if all(c != s.card for c, _ in choices):
+                choices.insert(0, (s.card, s.support))
+            ask = Ask(self.asked, s.track, s.card, choices[:3], s.box, s.place, event.type,
+                      getattr(event, "player", None), why, self.now, meta.get("snapshot"))
+            self.asks[ask.id] = ask
+            self._ask_of[s.track] = ask.id
+            where = f"at {event.player}'s place" if isinstance(event, CardPlayed) else "on the upcard spot"
+            notices.append(Notice("ask", f"which card lies {where}? the camera reads {s.card}, not surely: {why}",
+                                  ask.to_dict()))
+        ask = self.asks[self._ask_of[s.track]]
+        return notices + self._set("asking", f"tap the card lying {'at ' + ask.player if ask.player else 'there'}: "
+                                   f"{' / '.join(c for c, _ in ask.choices)} or another")
 
     def _at_seat_while_dealing(self, s: Seen) -> bool:
         hand = self.hand
@@ -287,6 +389,9 @@ class Watcher:
         swapped_six = hand.phase != "done" and self._is_swapped_six(hand, s)
         if s.replaces and not swapped_six:
             target = self._recorded_at(s.replaces)
+            if target is not None and self._named_by_table(target):
+                s.claimed = f"re-read as {s.card}, but the table named it {s.replaces}"
+                return None, ""
             if target is not None:  # the first read was wrong: correct it; it is no new card
                 return CardCorrected(target, c), ""  # also the last card of a hand over, until gathered
         if hand.phase == "done":
@@ -303,6 +408,10 @@ class Watcher:
         if turn is None:
             return None, f"{s.card} lies on the table but nobody is to play"
         return CardPlayed(hand.seats[turn], c), ""
+
+    def _named_by_table(self, position: int) -> bool:
+        meta = self.session.log[position].meta or {}
+        return meta.get("source") not in (None, "camera")
 
     def _recorded_at(self, code: str) -> int | None:
         """Log position of this hand's upcard or play recorded as ``code`` (None: there is none).

@@ -104,7 +104,7 @@ function renderTable(s) {
     parts.push(trickPanel(hand), targetsPanel(hand));
     if (hand.phase === "done") parts.push(settlementPanel(hand.settlement));
   }
-  if (s.camera) parts.push(cameraPanel(s.camera));
+  if (s.camera) parts.push(...askPanel(s.camera), cameraPanel(s.camera));
   parts.push(controls(s));
   if (s.notices.length) parts.push(h("ul", { class: "notices" }, s.notices.slice(-4).reverse().map(n => h("li", { class: n.kind }, n.text))));
   app.replaceChildren(...parts);
@@ -139,10 +139,22 @@ function settlementPanel(st) {
 }
 function cameraPanel(cam) {
   const kind = cam.state === "watching" ? "ok" : cam.state;
-  const label = { camera_lost: t("camera_lost"), out_of_sync: t("out_of_sync"), waiting: t("waiting") }[cam.state] || t("camera");
+  const label = { camera_lost: t("camera_lost"), out_of_sync: t("out_of_sync"), waiting: t("waiting"),
+    asking: t("asking") }[cam.state] || t("camera");
   return h("section", { class: `camera-state ${kind}`, id: "camera-state" }, h("b", {}, label), cam.reason ? ` – ${cam.reason}` : "",
     cam.missing.map(c => h("button", { onclick: () => send("/api/camera/excuse", { card: c }) }, `${t("excuse")} `, cardEl(c))),
     Object.entries(cam.covered || {}).map(([c, over]) => h("span", { class: "covered" }, " ", cardEl(c), ` ${t("under")} `, cardEl(over))));
+}
+function askPanel(cam) {
+  // the camera is not sure of a card: show where it lies and the likely cards; a tap names it
+  return (cam.asks || []).map(a => h("section", { class: "ask", id: `ask-${a.id}` },
+    h("h2", {}, a.player ? t("ask_which").replace("{p}", a.player) : t("ask_which_upcard")),
+    a.snapshot ? h("img", { class: "ask-crop", alt: a.read, src: `/camera/asks/${a.id}.jpg` }) : "",
+    h("p", {}, `${t("ask_reads")} ${a.read} – ${a.why}`),
+    a.choices.map(c => h("button", { class: "choice", onclick: () => send("/api/camera/answer", { ask: a.id, card: c }) },
+      cardEl(c))),
+    h("button", { onclick: () => pickCard(t("ask_other"), c => send("/api/camera/answer", { ask: a.id, card: c })) },
+      t("ask_other"))));
 }
 function correct(play) {
   if (play.position === undefined) return;
