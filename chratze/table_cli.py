@@ -146,8 +146,8 @@ def _mat(args: argparse.Namespace) -> int:
 def _virtual_table(args: argparse.Namespace) -> int:
     from vision.table.virtual import write_virtual_table
 
-    vh, _, _ = _rendered(Path(args.record), args.hand, args.seed, args.pack)
-    write_virtual_table(vh, Path(args.out))
+    vh, events, rules = _rendered(Path(args.record), args.hand, args.seed, args.pack)
+    write_virtual_table(vh, Path(args.out), events, rules)
     return 0
 
 
@@ -168,10 +168,12 @@ def _demo(args: argparse.Namespace) -> int:
     out = Path(args.out)
     print(f"rendering hand {args.hand} of {EXAMPLE.name} as a webcam video (no camera attached) ...", flush=True)
     vh, record, rules = _rendered(EXAMPLE, args.hand, args.seed)
-    write_virtual_table(vh, out)
-    # `watch` on the rendered video, with this command's model options as they are (every one of them)
+    write_virtual_table(vh, out, record, rules)
+    # `watch` on the rendered video, with this command's model options as they are (every one of them); the
+    # camera's asks answered from the true hand, as the players at the table would answer them
     ns = argparse.Namespace(**{**vars(args), "source": str(out / "table.avi"), "layout": str(out / "layout.json"),
                                "taps": str(out / "taps.json"), "record": str(out / "record.json"),
+                               "answers": str(out / "answers.json"),
                                "snapshots": str(out / "snapshots"), "annotate": str(out / "annotated.avi"),
                                "show": False, "seats": None, "dealer": None})
     if (out / "record.json").exists():

@@ -118,9 +118,32 @@ def test_without_zones_a_card_belongs_to_whoever_is_to_play():
 def test_with_zones_a_card_belongs_to_the_seat_it_lies_at():
     t = Table(zones())
     t.to_play()
-    t.lay("9h", "Cla")  # Cla plays out of turn
+    t.lay("9h", "Cla")  # Cla plays out of turn: the table is asked first whether Beat's card was missed
+    (ask,) = t.watcher.asks.values()
+    assert ask.kind == "missed" and ask.player == "Beat" and t.played() == []
+    t.watcher.answer(ask.id, "none")
     assert t.played() == [("Cla", "9h")]
     assert [f.rule for f in t.hand.flags.values()] == ["out_of_turn"]
+
+
+def test_with_zones_a_card_the_camera_missed_is_named_by_the_table_and_recorded_first():
+    t = Table(zones())
+    t.to_play()
+    t.lay("9h", "Cla")  # Beat's card lies unseen (under a glare); Cla's is read
+    ask = next(iter(t.watcher.asks.values()))
+    t.watcher.answer(ask.id, "Ah")
+    assert t.played() == [("Beat", "Ah"), ("Cla", "9h")]
+    assert t.hand.flags == {} and t.watcher.status()["state"] == "watching"  # nor is Beat's card "missing"
+
+
+def test_offline_a_missed_card_is_answered_from_the_record():
+    t = Table(zones())
+    t.to_play()
+    truth = [*t.hand.events, CardPlayed("Beat", card("Ah")), CardPlayed("Cla", card("9h"))]
+    t.lay("9h", "Cla")
+    assert RecordAnswers([truth])(t.watcher, next(iter(t.watcher.asks.values()))) == "Ah"
+    truth = [*t.hand.events, CardPlayed("Cla", card("9h"))]  # Cla did play out of turn
+    assert RecordAnswers([truth])(t.watcher, next(iter(t.watcher.asks.values()))) == "none"
 
 
 def test_a_card_outside_every_zone_is_ignored():

@@ -13,6 +13,7 @@ from engine.events import CardPlayed, UpcardShown
 from engine.session import Session
 from engine.simulate import simulate_hand
 from vision.table.layout import TableLayout
+from vision.table.answers import RecordAnswers
 from vision.table.live import LiveTable, run
 from vision.table.check import check_hand
 from vision.table.watch import Watcher
@@ -62,7 +63,7 @@ def test_a_rendered_hand_refereed_from_the_table_equals_its_record(hand, zones):
     watcher = Watcher(session, TableLayout.from_dict({"zones": vh.zones}) if zones else None)
     camera = TruthCamera(vh.frames(), np.random.default_rng(1), misread=0.1)
     table = LiveTable(watcher, camera.read)
-    left = run(table, camera.frames(), [(tap.t, tap.event) for tap in vh.taps])
+    left = run(table, camera.frames(), [(tap.t, tap.event) for tap in vh.taps], answer=RecordAnswers([record]))
     check = check_hand(record, session)
     assert left == [] and check.details == [] and check.same_result and check.wrong_card_events == 0
 
@@ -101,5 +102,6 @@ def _pile_hand(seed: int, pack: str):
     vh = render_hand(record, scanned_pack(pack), seed=seed, size=SIZE, pile=True)
     session = Session()
     camera = TruthCamera(vh.frames(), np.random.default_rng(1), misread=0.1)
-    left = run(LiveTable(Watcher(session), camera.read), camera.frames(), [(tap.t, tap.event) for tap in vh.taps])
+    left = run(LiveTable(Watcher(session), camera.read), camera.frames(), [(tap.t, tap.event) for tap in vh.taps],
+               answer=RecordAnswers([record]))  # the table answers the camera's asks, as a person would
     return left, check_hand(record, session)

@@ -259,15 +259,17 @@ def excuse(body):
 @api.post("/camera/answer")
 @writes
 def answer(body):
-    """The table names the card the camera asked about; it is recorded as named."""
+    """The table names the card the camera asked about; it is recorded as named. To "did Anna lay a card
+    the camera missed?" the answer is her card, or ``none``."""
     s = service()
     if s.watcher is None:
         raise BadRequest("no camera is running")
     ask = body.get("ask")
     if not isinstance(ask, int) or isinstance(ask, bool):
         raise BadRequest("'ask' must be the number of the question")
+    code = "none" if body.get("card") == "none" else _card(body).code  # none: no card was missed
     try:
-        s.note(s.watcher.answer(ask, _card(body).code))
+        s.note(s.watcher.answer(ask, code))
     except AnswerError as exc:
         raise BadRequest(str(exc)) from None
     s.bump()

@@ -137,9 +137,11 @@ class CameraRunner:
     """The live table in a thread: frames -> watcher -> the service's session."""
 
     def __init__(self, service, source_spec: str, layout, recognizer, taps=(), realtime: bool = False,
-                 loop: bool = False) -> None:
-
+                 loop: bool = False, answer=None) -> None:
+        """``answer``: names the cards the camera asks about (the demo's stand-in for the players;
+        vision.table.answers), else the questions wait for a tap on the page."""
         self.service, self.spec, self.taps, self.realtime, self.loop = service, source_spec, list(taps), realtime, loop
+        self.answer = answer
         service.watcher = Watcher(service.session, layout, on_record=service.on_watcher_record)
         self.table = LiveTable(service.watcher, recognizer, service.snapshots, keep_annotated=True)
         self.thread = threading.Thread(target=self._run, name="camera", daemon=True)
@@ -153,7 +155,7 @@ class CameraRunner:
 
         while not self.stop.is_set():
             source = Resilient(lambda: open_source(self.spec))
-            run(self.table, self._paced(source.frames()), self.taps, self._notice, self._frame)
+            run(self.table, self._paced(source.frames()), self.taps, self._notice, self._frame, self.answer)
             if not self.loop:
                 return
             self.taps = []  # a looping demo video plays its taps once

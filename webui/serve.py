@@ -16,6 +16,7 @@ from vision.recognize import VIDEO
 from vision.recognize.recognizer import ModelMissing, Recognizer
 from vision.table.layout import LayoutError, TableLayout
 from vision.table.sources import SourceError, open_source
+from vision.table.answers import RecordAnswers, Unhurried
 from vision.table.taps import TapsError, load_taps
 from vision.table.virtual import EXAMPLE, render_record_hand, write_virtual_table
 
@@ -78,8 +79,11 @@ def _rules_arg(value: str) -> dict:
     return data
 
 
+DEMO_ANSWER_AFTER = 4.0  # seconds the demo's question stays on the page before "the table" answers it
+
+
 def _start_camera(app, args) -> int:
-    taps = []
+    taps, answer = [], None
     source, layout_path = args.source, args.layout
     if args.demo:
 
@@ -90,7 +94,9 @@ def _start_camera(app, args) -> int:
         source, layout_path = str(out / "table.avi"), str(out / "layout.json")
         try:
             taps = load_taps(out / "taps.json")
-        except TapsError as exc:
+            if (out / "answers.json").exists():  # the demo's stand-in for players answering the camera's asks
+                answer = Unhurried(RecordAnswers.load(out / "answers.json"), DEMO_ANSWER_AFTER)
+        except (TapsError, OSError, ValueError) as exc:
             print(f"chratze serve: demo: {exc}", file=sys.stderr)
             return 2
         service = app.extensions["table"]
@@ -103,6 +109,7 @@ def _start_camera(app, args) -> int:
         print(f"chratze serve: {exc}", file=sys.stderr)
         return 2
     runner = CameraRunner(app.extensions["table"], source, layout, recognizer, taps, realtime=args.demo or
-                          not source.isdigit() and not source.startswith(("http", "rtsp")) and not Path(source).is_dir())
+                          not source.isdigit() and not source.startswith(("http", "rtsp")) and not Path(source).is_dir(),
+                          answer=answer)
     app.extensions["camera_runner"] = runner.start()
     return 0

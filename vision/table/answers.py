@@ -3,7 +3,8 @@ the hands it shows) finishes every hand without a person, and counts the asks it
 
 The answer file is a hand history in the format ``chratze replay`` reads (``docs/hand-history.md``):
 its k-th hand answers the asks of the session's k-th hand. An ask for the upcard takes the record's
-next upcard; an ask for a play by a player takes that player's next play in the record.
+next upcard; an ask for a play by a player takes that player's next play in the record; an ask whether
+a player's card was missed takes the record's next play where it is theirs, else ``none``.
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ class RecordAnswers:
         if hand is None or not 0 <= k < len(self.hands):
             return None
         truth = self.hands[k]
+        if ask.kind == "missed":  # did the player lay the next card of the record? else none was missed
+            plays = [ev for ev in truth if isinstance(ev, CardPlayed)]
+            n = sum(isinstance(ev, CardPlayed) for ev in hand.events)
+            self.given += 1
+            return plays[n].card.code if n < len(plays) and plays[n].player == ask.player else "none"
         if ask.event == UpcardShown.type:
             cards = [ev.card.code for ev in truth if isinstance(ev, UpcardShown)]
             n = len(hand.upcards)
@@ -43,3 +49,14 @@ class RecordAnswers:
             return None
         self.given += 1
         return cards[n]
+
+
+class Unhurried:
+    """An answerer that lets each question stand ``after`` seconds of table time first, as a person
+    takes a moment to tap (the demo shows its questions on the page before answering them)."""
+
+    def __init__(self, answer, after: float) -> None:
+        self.answer, self.after = answer, after
+
+    def __call__(self, watcher: Watcher, ask: Ask) -> str | None:
+        return self.answer(watcher, ask) if watcher.now - ask.t >= self.after else None

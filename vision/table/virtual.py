@@ -15,6 +15,8 @@ from datasets.art import SCANNED_PACKS, scanned_pack
 from datasets.virtual_table import render_hand, table_events
 from engine import history
 from engine.cards import DECK
+from engine.rules import HouseRules
+from engine.session import Session
 
 from .layout import TableLayout
 from .sources import Frame
@@ -36,14 +38,28 @@ def render_record_hand(record: Path, hand_no: int, seed: int, pack_name: str | N
     return render_hand(events, pack, seed, session.rules), events, session.rules
 
 
-def write_virtual_table(vh, out: Path) -> None:
-    """The video and, beside it, the layout, the taps and the truth (taps.json last: it marks it complete)."""
+def write_virtual_table(vh, out: Path, events: list | None = None, rules: HouseRules | None = None) -> None:
+    """The video and, beside it, the layout, the taps and the truth (taps.json last: it marks it complete);
+    given the hand's ``events``, also ``answers.json``: the true hand as a hand history, from which
+    ``chratze watch --answers`` answers the camera's asks."""
     out.mkdir(parents=True, exist_ok=True)
     vh.write_video(str(out / "table.avi"))
     TableLayout.from_dict({"zones": vh.zones, "frame": list(vh.size)}).save(out / "layout.json")
     (out / "truth.json").write_text(json.dumps([v.__dict__ for v in vh.visuals], indent=1) + "\n")
+    if events:
+        (out / "answers.json").write_text(history.dumps(true_session(events, rules)), encoding="utf-8")
     (out / "taps.json").write_text(json.dumps(taps_doc(vh.taps), indent=1, ensure_ascii=False) + "\n")
     print(f"{out / 'table.avi'}: {vh.duration:.1f} s at {vh.fps:.0f} fps; layout.json, taps.json, truth.json")
+
+
+def true_session(events: list, rules: HouseRules | None = None) -> Session:
+    """A fresh evening holding the one hand ``events`` (``HandStarted`` first) as a table records it."""
+    session = Session(rules)
+    start = events[0]
+    session.record(session.next_hand(start.seats, start.dealer))
+    for ev in events[1:]:
+        session.record(ev)
+    return session
 
 
 @dataclass

@@ -63,9 +63,10 @@ class Ask:
     why: str
     t: float
     snapshot: str | None = None  # the frame it was asked on (the page shows the crop)
+    kind: str = "card"  # card: which card lies there; missed: did ``player`` lay a card the camera did not see
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "read": self.read, "choices": [c for c, _ in self.choices],
+        return {"id": self.id, "kind": self.kind, "read": self.read, "choices": [c for c, _ in self.choices],
                 "shares": [s for _, s in self.choices], "box": [round(x, 1) for x in self.box],
                 "place": self.place, "event": self.event, "player": self.player, "why": self.why,
                 "t": round(self.t, 3), "snapshot": self.snapshot}
@@ -91,6 +92,7 @@ class Seen:
     confidence: float = 1.0  # mean confidence of the reads naming it
     choices: tuple[tuple[str, float], ...] = ()
     settled: bool = True  # the reads agreed surely (see CardLaid.settled)
+    out_of_turn: bool = False  # the table said it was played out of turn, no card of another missed
     named_by: str = "camera"  # "table" once a person named it in answer to an ask
 
 
@@ -140,18 +142,28 @@ class Watcher:
         return pos, self._sync({})
 
     def answer(self, ask_id: int, code: str) -> list[Notice]:
-        """The table names the card of an ask; it is recorded as named (raises AnswerError, nothing
-        changes, for an ask that is not open or a code that is no card)."""
+        """The table names the card of an ask; it is recorded as named. To a ``missed`` ask, ``none``
+        says no card was missed (the card at the other place was played out of turn). Raises
+        AnswerError, nothing changed, for an ask that is not open or a code that is no card."""
         ask = self.asks.get(ask_id)
         if ask is None:
             raise AnswerError(f"no open question {ask_id} (open: {sorted(self.asks) or 'none'})")
+        seen = self.seen[ask.track]  # an ask closes when its card leaves the table
+        if ask.kind == "missed" and code.strip().lower() == "none":
+            del self.asks[ask_id]
+            self._ask_of.pop(ask.track, None)
+            seen.out_of_turn = True  # the table says so: it is recorded (and flagged) as played
+            return self._sync({})
         try:
             named = card(code).code
         except ValueError as exc:
             raise AnswerError(str(exc)) from None
-        seen = self.seen[ask.track]  # an ask closes when its card leaves the table
         del self.asks[ask_id]
         self._ask_of.pop(ask.track, None)
+        if ask.kind == "missed":  # the card the camera did not see, recorded first, as the table names it
+            self._record(CardPlayed(ask.player, card(named)).with_meta(source="table", asked=ask.id, t=round(self.now, 3)))
+            self.excused.add(named)  # never seen on the table, so never missing from it
+            return self._sync({})
         seen.card, seen.named_by = named, "table"
         self.stabilizer.rename(ask.track, named)
         return self._sync({})
@@ -288,6 +300,9 @@ class Watcher:
                 doubt = self._doubt(s)
                 if doubt:
                     return notices + self._ask(s, event, doubt, meta)
+            skipped = self._turn_skipped(s, event)
+            if skipped:
+                return notices + self._ask_missed(s, skipped, meta)
             event = event.with_meta(**meta, source="camera" if s.named_by == "camera" else "camera+table",
                                     t=round(s.t, 3), track=s.track, support=round(s.support, 3),
                                     confidence=round(s.confidence, 3))
@@ -318,6 +333,31 @@ class Watcher:
         if s.confidence < st.ask_conf:
             return f"it was read only timidly ({s.card} at {s.confidence:.2f})"
         return ""
+
+    def _turn_skipped(self, s: Seen, event: Event) -> str | None:
+        """The player whose turn it is, where ``s`` lies at another player's place: the camera may have
+        missed their card (or the other played out of turn). None where nothing was skipped."""
+        hand = self.hand
+        if not isinstance(event, CardPlayed) or s.place is None or s.out_of_turn or hand is None:
+            return None
+        turn = hand.whose_turn()
+        if turn is None or hand.seats[turn] == event.player:
+            return None
+        return hand.seats[turn]
+
+    def _ask_missed(self, s: Seen, player: str, meta: dict[str, Any]) -> list[Notice]:
+        """Hold the record at ``s`` and ask whether ``player`` laid a card the camera did not see."""
+        notices = []
+        if s.track not in self._ask_of:
+            self.asked += 1
+            ask = Ask(self.asked, s.track, "", [], s.box, s.place, CardPlayed.type, player,
+                      f"{s.card} lies at {s.place}'s place, but it is {player}'s turn", self.now,
+                      meta.get("snapshot"), kind="missed")
+            self.asks[ask.id] = ask
+            self._ask_of[s.track] = ask.id
+            notices.append(Notice("ask", f"did {player} lay a card the camera did not see? (or {s.place} played out "
+                                  "of turn: answer none)", ask.to_dict()))
+        return notices + self._set("asking", f"tap {player}'s card, or none if {s.place} played out of turn")
 
     def _unask(self, track: int) -> list[Notice]:
         """A card asked about left the table unnamed: the question is void (tap the play in if it counted)."""

@@ -147,7 +147,7 @@ function cameraPanel(cam) {
 }
 function askPanel(cam) {
   // the camera is not sure of a card: show where it lies and the likely cards; a tap names it
-  return (cam.asks || []).map(a => h("section", { class: "ask", id: `ask-${a.id}` },
+  return (cam.asks || []).map(a => a.kind === "missed" ? missedPanel(a) : h("section", { class: "ask", id: `ask-${a.id}` },
     h("h2", {}, a.player ? t("ask_which").replace("{p}", a.player) : t("ask_which_upcard")),
     a.snapshot ? h("img", { class: "ask-crop", alt: a.read, src: `/camera/asks/${a.id}.jpg` }) : "",
     h("p", {}, `${t("ask_reads")} ${a.read} – ${a.why}`),
@@ -155,6 +155,15 @@ function askPanel(cam) {
       cardEl(c))),
     h("button", { onclick: () => pickCard(t("ask_other"), c => send("/api/camera/answer", { ask: a.id, card: c })) },
       t("ask_other"))));
+}
+function missedPanel(a) {
+  // a card lies at another's place while it is a.player's turn: was a.player's card missed?
+  const answer = c => send("/api/camera/answer", { ask: a.id, card: c });
+  return h("section", { class: "ask", id: `ask-${a.id}` },
+    h("h2", {}, t("ask_missed").replace("{p}", a.player)), h("p", {}, a.why),
+    h("button", { class: "choice", onclick: () => pickCard(t("ask_which").replace("{p}", a.player), answer) },
+      t("ask_name_card").replace("{p}", a.player)),
+    h("button", { onclick: () => answer("none") }, t("ask_out_of_turn").replace("{p}", a.place)));
 }
 function correct(play) {
   if (play.position === undefined) return;
