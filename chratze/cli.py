@@ -122,9 +122,10 @@ def _eval_detector(args: argparse.Namespace) -> int:
         print("\n".join(rep.lines(title, "per-card accuracy")))
     real = Path(args.real) if args.real else real_photos()
     if real.is_dir():
-        rep = evaluate_real(recognize, real, args.limit)
-        print("\n".join(rep.lines(f"real photos ({real})", "rank accuracy")))
-        n, acc, confusion = classify_real_boxes(recognize, real, args.limit)
+        rep = evaluate_real(recognize, real, args.limit, args.half)
+        which = f", the {args.half} half" if args.half else ""
+        print("\n".join(rep.lines(f"real photos ({real}{which})", "rank accuracy")))
+        n, acc, confusion = classify_real_boxes(recognize, real, args.limit, args.half)
         print(f"  classifier alone on the labelled boxes: rank right on {acc:.3f} of {n} cards")
         print("  per rank, right/total: " + per_rank(confusion))
     else:
@@ -190,6 +191,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "every model round was measured on)")
     p.add_argument("--real", help="labelled real photos (default: real/poker-photos in the shared folder)")
     p.add_argument("--limit", type=int, default=None, help="at most this many real photos")
+    p.add_argument("--half", choices=["tune", "report"],
+                   help="only that half of the real photos (fixed by file name): choose on tune, report on report")
     model_options(p, photos=True)
     p.set_defaults(run=_eval_detector)
 

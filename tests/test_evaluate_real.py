@@ -57,3 +57,15 @@ def test_a_card_under_another_is_matched_by_its_part_in_view_and_the_whole_box_r
     assert report.recall == 1.0 and report.overlapped == (2, 2) and report.accuracy == 1.0
     assert report.whole_recall == 2 / 3
     assert "  (whole-card boxes: recall@0.5 0.667; above, each card's part in view)" in report.lines("real", "rank")
+
+
+def test_the_real_photos_split_into_a_tuning_and_a_reporting_half_by_name(tmp_path):
+    from vision.training.evaluate import real_files
+
+    for k in range(40):
+        (tmp_path / f"photo{k}.xml").write_text("<annotation/>")
+    tune, report = real_files(tmp_path, half="tune"), real_files(tmp_path, half="report")
+    assert not set(tune) & set(report) and len(tune) + len(report) == 40
+    assert 10 <= len(tune) <= 30  # about half
+    (tmp_path / "photo99.xml").write_text("<annotation/>")  # a new photo moves none of the others
+    assert set(tune) <= set(real_files(tmp_path, half="tune"))

@@ -11,6 +11,7 @@ labelled with the rank only. So a found card is matched by the box of its part i
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -174,9 +175,24 @@ def read_voc(xml_path: Path) -> list[tuple[tuple[float, float, float, float], st
     return out
 
 
+HALVES = ("tune", "report")
+
+
+def photo_half(xml_path: Path) -> str:
+    """Which half of the real photos a label file is in, fixed by its name (not its place in a listing):
+    thresholds are chosen on ``tune``, figures reported on ``report``."""
+    return HALVES[zlib.crc32(xml_path.stem.encode("utf-8")) % 2]
+
+
+def real_files(folder: Path, limit: int | None = None, half: str | None = None) -> list[Path]:
+    """The labelled photos of ``folder`` (of one half where asked), sorted, at most ``limit``."""
+    files = [f for f in sorted(folder.glob("*.xml")) if half is None or photo_half(f) == half]
+    return files[:limit]
+
+
 def evaluate_real(recognizer: Callable[[np.ndarray], list[Detection]], folder: Path,
-                  limit: int | None = None) -> Report:
-    files = sorted(folder.glob("*.xml"))[:limit]
+                  limit: int | None = None, half: str | None = None) -> Report:
+    files = real_files(folder, limit, half)
     n_gt = n_pred = hits = whole = right = 0
     alone, overlapped = [0, 0], [0, 0]
     for xml in files:
@@ -198,11 +214,12 @@ def evaluate_real(recognizer: Callable[[np.ndarray], list[Detection]], folder: P
                   whole_recall=whole / max(n_gt, 1))
 
 
-def classify_real_boxes(recognizer, folder: Path, limit: int | None = None) -> tuple[int, float, dict]:
+def classify_real_boxes(recognizer, folder: Path, limit: int | None = None,
+                        half: str | None = None) -> tuple[int, float, dict]:
     """Stage 2 alone (with its second look): name each real card cut from its labelled box.
     Returns (cards, rank accuracy, confusion counts {(true rank, read rank): n})."""
     confusion: dict[tuple[str, str], int] = {}
-    for xml in sorted(folder.glob("*.xml"))[:limit]:
+    for xml in real_files(folder, limit, half):
         image = read_image(image_for(xml))
         for (x1, y1, x2, y2), rank in read_voc(xml):
             quad = np.float32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
