@@ -673,3 +673,4 @@ def test_an_answer_file_is_a_hand_history(tmp_path):
     path = tmp_path / "truth.json"
     path.write_text(history.dumps(t.session), encoding="utf-8")
     assert RecordAnswers.load(path).hands[0][-1] == t.hand.events[-1]
+

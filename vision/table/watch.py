@@ -144,28 +144,24 @@ class Watcher:
     def answer(self, ask_id: int, code: str) -> list[Notice]:
         """The table names the card of an ask; it is recorded as named. To a ``missed`` ask, ``none``
         says no card was missed (the card at the other place was played out of turn). Raises
-        AnswerError, nothing changed, for an ask that is not open or a code that is no card."""
+        AnswerError (or IllegalEvent for a card the record cannot take), nothing changed, for an ask
+        that is not open or a code that is no card."""
         ask = self.asks.get(ask_id)
         if ask is None:
             raise AnswerError(f"no open question {ask_id} (open: {sorted(self.asks) or 'none'})")
         seen = self.seen[ask.track]  # an ask closes when its card leaves the table
-        if ask.kind == "missed" and code.strip().lower() == "none":
-            del self.asks[ask_id]
-            self._ask_of.pop(ask.track, None)
+        named = None if ask.kind == "missed" and code.strip().lower() == "none" else _code(code)
+        if ask.kind == "missed" and named is not None:  # the card the camera did not see, recorded first
+            self._record(CardPlayed(ask.player, card(named)).with_meta(source="table", asked=ask.id,
+                                                                      t=round(self.now, 3)))
+            self.excused.add(named)  # never seen on the table, so never missing from it
+        elif ask.kind == "missed":
             seen.out_of_turn = True  # the table says so: it is recorded (and flagged) as played
-            return self._sync({})
-        try:
-            named = card(code).code
-        except ValueError as exc:
-            raise AnswerError(str(exc)) from None
+        else:
+            seen.card, seen.named_by = named, "table"
+            self.stabilizer.rename(ask.track, named)
         del self.asks[ask_id]
         self._ask_of.pop(ask.track, None)
-        if ask.kind == "missed":  # the card the camera did not see, recorded first, as the table names it
-            self._record(CardPlayed(ask.player, card(named)).with_meta(source="table", asked=ask.id, t=round(self.now, 3)))
-            self.excused.add(named)  # never seen on the table, so never missing from it
-            return self._sync({})
-        seen.card, seen.named_by = named, "table"
-        self.stabilizer.rename(ask.track, named)
         return self._sync({})
 
     def excuse(self, code: str) -> list[Notice]:
@@ -499,6 +495,13 @@ class Watcher:
     def _camera_state(self, state: str) -> list[Notice]:
         self.camera = state
         return [Notice("camera", "camera lost: retrying" if state == "lost" else "camera back", {"state": state})]
+
+
+def _code(text: str) -> str:
+    try:
+        return card(text).code
+    except ValueError as exc:
+        raise AnswerError(str(exc)) from None
 
 
 def _describe(event: Event) -> str:
