@@ -110,7 +110,7 @@ class Hand:
         handler = _HANDLERS.get(type(event))
         if handler is None:
             raise IllegalEvent(f"a {event.type!r} event does not belong inside a hand")
-        if self.phase == "done" and not isinstance(event, FlagRuled):
+        if self.phase == "done" and not isinstance(event, FlagRuled) and not self._late_play(event):
             raise IllegalEvent("this hand is over; start the next hand")
         handler(self, event)
         self.events.append(event)
@@ -336,8 +336,19 @@ class Hand:
         flag.status = "upheld" if ev.upheld else "dismissed"
 
     # ----------------------------------------------------------------- play
+    def _late_play(self, event: Event) -> bool:
+        """A card played after the hand's last trick: flagged like any fifth card (RULES.md 6), never refused."""
+        return isinstance(event, CardPlayed) and self.result == "played"
+
     def _play(self, ev: CardPlayed) -> None:
         p = self._seat(ev.player)
+        if self.phase == "done":
+            play = Play(p, ev.card, len(self.tricks), None, self.position)
+            self._flag_card_identity(play)
+            self._flag(play, "extra_card", f"{ev.player} played {ev.card} after the last trick")
+            self.stray.append(play)
+            self.seen.setdefault(ev.card, play)
+            return
         if self.phase not in ("exchange", "play"):
             raise IllegalEvent(f"no card is played during {self.phase}")
         self.phase = "play"  # a first card closes an exchange nobody finished recording

@@ -1,6 +1,7 @@
 """RULES.md §6: what a referee can prove when hands are hidden. Each flag is raised by the play
 that proves it, names the trick, the player, the rule and the evidence, and never blocks play."""
 
+from engine.settlement import settle
 from tests.table import Table, playing
 
 
@@ -110,6 +111,19 @@ def test_a_fifth_card_from_one_player_is_flagged():
     t.play("Doris:9c")  # Doris's fifth card: she already played in this trick
     f = only_flag(t)
     assert (f.trick, f.player, f.rule) == (4, "Doris", "extra_card")
+
+
+def test_a_card_played_after_the_last_trick_is_flagged_not_refused():
+    t = started()
+    t.play("Beat:As Cla:9s Doris:8s Anna:7s")
+    t.play("Beat:Ks Cla:Qs Doris:Js Anna:6s")
+    t.play("Beat:Ad Cla:Kd Doris:Qd Anna:Jd")
+    t.play("Beat:Ac Cla:Kc Doris:Qc Anna:Jc")
+    payouts = dict(settle(t.hand).payouts)
+    t.play("Cla:9c")  # the hand is over: a fifth card from Cla
+    f = only_flag(t)
+    assert (f.trick, f.player, f.rule, f.card) == (4, "Cla", "extra_card", "9c")
+    assert len(t.hand.tricks) == 4 and dict(settle(t.hand).payouts) == payouts  # the result stands
 
 
 def test_flags_never_block_the_record():
