@@ -59,12 +59,13 @@ def write_scene(out: Path, split: str, i: int, seed: int, crops_per_card: int = 
 
 
 def write_card_crop(out: Path, split: str, i: int, seed: int, groups: tuple[str, ...] = DEFAULT_GROUPS,
-                    classes: tuple[str, ...] = tuple(CROP_CLASSES)) -> int:
+                    classes: tuple[str, ...] = tuple(CROP_CLASSES), print_rate: float = 0.0) -> int:
     """One close-up crop of class ``classes[i % len(classes)]`` (so the classes stay balanced);
     drawn again while the card comes out covered."""
     code = classes[i % len(classes)]
     for attempt in range(20):
-        crop = render_card_crop(scene_seed(seed, split, i) * 31 + attempt, packs_of(groups), code)
+        crop = render_card_crop(scene_seed(seed, split, i) * 31 + attempt, packs_of(groups), code,
+                                print_rate=print_rate)
         if crop is not None:
             cv2.imwrite(str(out / "classify" / split / code / f"closeup_{split}_{i:06d}.jpg"), crop[..., ::-1])
             return 1
@@ -114,10 +115,11 @@ def check_options(groups: tuple[str, ...], classes: tuple[str, ...]) -> None:
 def build(out: Path, train: int, val: int, seed: int = 1, workers: int | None = None,
           crops_per_card: int = 1, card_crops: int = 0, progress: bool = True,
           groups: tuple[str, ...] = DEFAULT_GROUPS, classes: tuple[str, ...] = tuple(CROP_CLASSES),
-          layouts: tuple[float, ...] = SceneOptions.layouts) -> Path:
+          layouts: tuple[float, ...] = SceneOptions.layouts, print_rate: float = 0.0) -> Path:
     """Build both datasets under ``out`` (plus ``card_crops`` close-up classifier crops of
-    ``classes``, a tenth as many for validation) from the packs of ``groups``, the cards laid out
-    in the shares ``layouts`` of datasets.scenes.LAYOUTS; returns the detector's ``data.yaml``."""
+    ``classes``, a tenth as many for validation, ``print_rate`` of them other prints of the card)
+    from the packs of ``groups``, the cards laid out in the shares ``layouts`` of
+    datasets.scenes.LAYOUTS; returns the detector's ``data.yaml``."""
     check_options(groups, classes)
     for split in ("train", "val"):
         (out / "detect" / "images" / split).mkdir(parents=True, exist_ok=True)
@@ -126,7 +128,7 @@ def build(out: Path, train: int, val: int, seed: int = 1, workers: int | None = 
             (out / "classify" / split / code).mkdir(parents=True, exist_ok=True)
     jobs = [("scene", out, s, i, seed, crops_per_card, groups, layouts) for s, n in (("train", train), ("val", val))
             for i in range(n)]
-    jobs += [("closeup", out, s, i, seed, groups, classes)
+    jobs += [("closeup", out, s, i, seed, groups, classes, print_rate)
              for s, n in (("train", card_crops), ("val", card_crops // 10)) for i in range(n)]
     cards = run_jobs(_job, jobs, workers, progress, desc="scenes and crops", unit="job")
     data = out / "detect" / "data.yaml"
@@ -170,6 +172,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--classes", default=",".join(CROP_CLASSES),
                     help="comma-separated classes the close-ups cycle through (default all 37; e.g. `back` for "
                          "a set of face-down cards alone, to mix in with `datasets.merge`)")
+    ap.add_argument("--print-rate", type=float, default=0.0,
+                    help="share of the close-ups that are another print of the card (datasets.prints): paper, "
+                         "ink, wear, indices left out, so the classifier reads pips, not one print's index")
     layouts_option(ap)
     args = ap.parse_args(argv)
     groups, classes = parse_groups(args.packs), parse_groups(args.classes)
@@ -178,7 +183,7 @@ def main(argv: list[str] | None = None) -> None:
     except (ValueError, FileNotFoundError) as exc:
         ap.error(str(exc))
     build(args.out, args.train, args.val, args.seed, args.workers, args.crops_per_card, args.card_crops,
-          groups=groups, classes=classes, layouts=args.layouts)
+          groups=groups, classes=classes, layouts=args.layouts, print_rate=args.print_rate)
 
 
 if __name__ == "__main__":

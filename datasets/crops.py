@@ -17,6 +17,7 @@ from vision.recognize import BACK
 from vision.recognize.geometry import min_area_quad, rectify
 
 from .art import varied_back
+from .prints import vary_print
 from .scenes import (
     _area,
     _sane,
@@ -36,10 +37,12 @@ MIN_VISIBLE = 0.75  # a crop of a mostly covered card would teach the classifier
 
 
 def render_card_crop(seed: int, packs: dict[str, dict[str, np.ndarray]], code: str,
-                     max_tilt_deg: float = 60.0) -> np.ndarray | None:
+                     max_tilt_deg: float = 60.0, print_rate: float = 0.0) -> np.ndarray | None:
     """The upright classifier crop of card ``code`` from a random pack, or None if it came out
-    covered beyond :data:`MIN_VISIBLE` (the caller draws again)."""
+    covered beyond :data:`MIN_VISIBLE` (the caller draws again). ``print_rate``: how often the card
+    is another print of it (:func:`datasets.prints.vary_print`)."""
     rng = np.random.default_rng(seed)
+    prints = np.random.default_rng([seed, 5])  # its own stream: without prints a seed draws what it drew before
     pack = packs[choose_pack(rng, packs)]
     card_px = float(np.exp(rng.uniform(np.log(45), np.log(260))))
     side = int(min(640, max(160, card_px * rng.uniform(1.8, 2.6))))
@@ -56,6 +59,8 @@ def render_card_crop(seed: int, packs: dict[str, dict[str, np.ndarray]], code: s
         art = pack[name]
         if is_target and name == BACK and rng.random() < 0.5:
             art = varied_back(int(rng.integers(2**31)))  # backs of every colour, not just this pack's
+        elif is_target and name != BACK and prints.random() < print_rate:
+            art = vary_print(art, prints)
         face = art[::-1, ::-1] if rng.random() < 0.5 else art  # a card has no fixed top
         off = (0.0, 0.0) if is_target else tuple(rng.normal(0, 0.45, 2))
         quad = project(hom, card_plane_quad(off[0], off[1], rng.uniform(0, 2 * math.pi),

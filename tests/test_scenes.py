@@ -227,3 +227,18 @@ def test_each_kind_of_thing_covers_part_of_the_card_it_lies_on():
             rgb, mask = make(np.random.default_rng(seed), (320, 240), np.array([140.0, 120.0]), 120.0)
             assert rgb.shape == (240, 320, 3) and mask.shape == (240, 320), kind
             assert (mask[60:180, 100:180] > 0.5).any(), kind
+
+
+def test_another_print_of_a_card_keeps_its_size_and_can_leave_its_indices_out():
+    import numpy as np
+
+    from datasets.art import scanned_pack
+    from datasets.prints import vary_print
+
+    face = scanned_pack("swiss-french")["9s"]
+    other = vary_print(face, np.random.default_rng(1), blank_index=1.0)
+    h, w = face.shape[:2]
+    assert other.shape == face.shape and other.dtype == np.uint8
+    index = other[int(0.04 * h):int(0.12 * h), int(0.05 * w):int(0.15 * w)]  # where the 9 is printed
+    assert index.std(axis=(0, 1)).max() < 12  # one paper colour: the index is gone
+
