@@ -70,9 +70,11 @@ def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False
     still = {(v.kind, v.card): v.t for v in vh.visuals if v.kind in ("upcard", "play")}
     lat = [t - still[key] + per_frame for key, t in camera_named(session.log).values() if key in still]
     corrected = sum(isinstance(ev, CardCorrected) for ev in session.log)
-    asked_wrong = sum(a.get("answer") not in (None, a["read"]) for a in asks)
+    asked_wrong = sum(a.get("answer") not in (None, a["read"]) for a in asks if a["kind"] == "card")
+    missed_asks = sum(a["kind"] == "missed" for a in asks)
+    missed_real = sum(a["kind"] == "missed" and a.get("answer") not in (None, "none") for a in asks)
     return {"seed": seed, "players": len(record[0].seats), "pack": pack, "same": check.same_result,
-            "asks": len(asks), "asked_wrong": asked_wrong, "size": vh.size, "fps_source": vh.fps,
+            "asks": len(asks), "asked_wrong": asked_wrong, "missed_asks": missed_asks, "missed_real": missed_real, "size": vh.size, "fps_source": vh.fps,
             "pile": pile, "events": _event_rows(record, session) + [_ask_row(a) for a in asks],
             "wrong": check.wrong_card_events, "missed": check.missed, "fps": 1 / per_frame if per_frame else 0,
             "latency": lat, "corrected": corrected, "left": left, "details": check.details,
@@ -156,7 +158,8 @@ def main(argv: list[str] | None = None) -> None:
         lat = r["latency"]
         print(f"hand seed {seed:3d}  {r['players']} players  {r['pack']:12s}  {r['size'][0]}x{r['size'][1]}@"
               f"{r['fps_source']:.0f}{' pile' if pile else ''}  same result: {str(r['same']):5s}  "
-              f"wrong events: {r['wrong']}  asks: {r['asks']} ({r['asked_wrong']} read wrong)  "
+              f"wrong events: {r['wrong']}  asks: {r['asks']} ({r['asked_wrong']} read wrong, {r['missed_asks']} "
+              f"turns passed, {r['missed_real']} of them a card missed)  "
               f"missed: {r['missed']:2d}  re-read corrections: {r['corrected']}  "
               f"{r['fps']:5.1f} frames/s  "
               f"latency median {statistics.median(lat) * 1000 if lat else float('nan'):5.0f} ms  "
@@ -172,8 +175,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"hands with a wrong card event: {sum(r['wrong'] > 0 for r in rows)}  (bar: 0); "
           f"wrong card events in all: {sum(r['wrong'] for r in rows)}; missed events: {sum(r['missed'] for r in rows)}")
     asks = sum(r["asks"] for r in rows)
-    print(f"asks: {asks} in all, {asks / max(1, len(rows)):.2f} per hand (bar: <= 1); the camera's read was wrong "
-          f"in {sum(r['asked_wrong'] for r in rows)} of them (wrong events a guess would have recorded)")
+    print(f"asks: {asks} in all, {asks / max(1, len(rows)):.2f} per hand (bar: <= 1); of the asks which card lay "
+          f"there, the camera's read was wrong in {sum(r['asked_wrong'] for r in rows)} (wrong events a guess would "
+          f"have recorded); {sum(r['missed_asks'] for r in rows)} asked whether a player whose turn passed laid a "
+          f"card, {sum(r['missed_real'] for r in rows)} of them a card the camera had missed")
     print(f"card events first recorded wrong and corrected by the camera's re-read: "
           f"{sum(r['corrected'] for r in rows)} in {sum(r['corrected'] > 0 for r in rows)} hands "
           "(counted as right above; the page showed the wrong card until the correction)")

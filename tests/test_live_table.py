@@ -118,7 +118,9 @@ def test_without_zones_a_card_belongs_to_whoever_is_to_play():
 def test_with_zones_a_card_belongs_to_the_seat_it_lies_at():
     t = Table(zones())
     t.to_play()
-    t.lay("9h", "Cla")  # Cla plays out of turn: the table is asked first whether Beat's card was missed
+    t.lay("9h", "Cla")  # Cla plays out of turn: the table is asked whether Beat's card was missed ...
+    assert t.watcher.asks == {}  # ... once Beat's card had time to be read
+    t.frames(30)
     (ask,) = t.watcher.asks.values()
     assert ask.kind == "missed" and ask.player == "Beat" and t.played() == []
     t.watcher.answer(ask.id, "none")
@@ -130,10 +132,19 @@ def test_with_zones_a_card_the_camera_missed_is_named_by_the_table_and_recorded_
     t = Table(zones())
     t.to_play()
     t.lay("9h", "Cla")  # Beat's card lies unseen (under a glare); Cla's is read
+    t.frames(30)
     ask = next(iter(t.watcher.asks.values()))
     t.watcher.answer(ask.id, "Ah")
     assert t.played() == [("Beat", "Ah"), ("Cla", "9h")]
     assert t.hand.flags == {} and t.watcher.status()["state"] == "watching"  # nor is Beat's card "missing"
+
+
+def test_with_zones_the_card_of_the_player_to_play_read_late_goes_first_without_asking():
+    t = Table(zones())
+    t.to_play()
+    t.lay("9h", "Cla")  # Cla's card is read first: Beat's lies far from the camera, read a moment later
+    t.lay("Ah", "Beat")
+    assert t.played() == [("Beat", "Ah"), ("Cla", "9h")] and t.watcher.asked == 0
 
 
 def test_offline_a_missed_card_is_answered_from_the_record():
@@ -141,6 +152,7 @@ def test_offline_a_missed_card_is_answered_from_the_record():
     t.to_play()
     truth = [*t.hand.events, CardPlayed("Beat", card("Ah")), CardPlayed("Cla", card("9h"))]
     t.lay("9h", "Cla")
+    t.frames(30)
     assert RecordAnswers([truth])(t.watcher, next(iter(t.watcher.asks.values()))) == "Ah"
     truth = [*t.hand.events, CardPlayed("Cla", card("9h"))]  # Cla did play out of turn
     assert RecordAnswers([truth])(t.watcher, next(iter(t.watcher.asks.values()))) == "none"

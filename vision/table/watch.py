@@ -297,6 +297,8 @@ class Watcher:
                 if doubt:
                     return notices + self._ask(s, event, doubt, meta)
             skipped = self._turn_skipped(s, event)
+            if skipped and self.now - s.t < self.stabilizer.settings.ask_after:
+                continue  # the card of the player to play may yet be read: it goes first if it is
             if skipped:
                 return notices + self._ask_missed(s, skipped, meta)
             event = event.with_meta(**meta, source="camera" if s.named_by == "camera" else "camera+table",
