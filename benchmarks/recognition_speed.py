@@ -77,8 +77,8 @@ def main() -> None:
     for name in NETWORKS:
         if getattr(rec, name) is not None:
             setattr(rec, name, Timed(getattr(rec, name), name, spent))
-    for size, session in rec._sized.items():  # the detector at the frames' own shape (vision.recognize.input_size)
-        rec._sized[size] = Timed(session, "det", spent)
+    for shape, session in rec._sized.items():  # the detector at the frames' own shape (vision.recognize.input_size)
+        rec._sized[shape] = Timed(session, "det", spent)
     times, found = [], []
     for f in frames:
         t = time.perf_counter()
