@@ -24,7 +24,7 @@ from engine.events import (
 from engine.hand import IllegalEvent
 from engine.rules import HouseRules
 from engine.session import Session
-from vision.table.answers import RecordAnswers
+from vision.table.answers import RecordAnswers, Unhurried
 from vision.table.layout import TableLayout
 from vision.table.live import LiveTable, run
 from vision.table.sources import Frame, Resilient
@@ -686,3 +686,15 @@ def test_an_answer_file_is_a_hand_history(tmp_path):
     path.write_text(history.dumps(t.session), encoding="utf-8")
     assert RecordAnswers.load(path).hands[0][-1] == t.hand.events[-1]
 
+
+
+def test_the_demo_lets_a_question_stand_a_while_before_it_answers():
+    t = Table()
+    t.to_play()
+    truth = [*t.hand.events, CardPlayed("Beat", card("9s"))]
+    _split(t, "9s", "Ts", "Beat", frames=40)
+    slow = Unhurried(RecordAnswers([truth]), after=4.0)
+    (ask,) = t.watcher.asks.values()
+    assert slow(t.watcher, ask) is None  # asked 0.5 s ago: still on the page
+    t.frames(80)
+    assert slow(t.watcher, ask) == "9s"

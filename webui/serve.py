@@ -88,9 +88,10 @@ def _start_camera(app, args) -> int:
     if args.demo:
 
         out = Path(args.data) / "demo"
-        if not (out / "taps.json").exists():  # written last: the video before it is complete
+        if not ((out / "taps.json").exists() and (out / "answers.json").exists()):  # taps.json is written last
             print("rendering the demo table video (once) ...", flush=True)
-            write_virtual_table(render_record_hand(EXAMPLE, 1, 1)[0], out)
+            vh, events, rules = render_record_hand(EXAMPLE, 1, 1)
+            write_virtual_table(vh, out, events, rules)  # answers.json too: the demo answers its own asks
         source, layout_path = str(out / "table.avi"), str(out / "layout.json")
         try:
             taps = load_taps(out / "taps.json")
