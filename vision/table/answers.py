@@ -20,7 +20,6 @@ from .watch import Ask, Watcher
 class RecordAnswers:
     def __init__(self, hands: list[list[Event]]) -> None:
         self.hands = hands
-        self.given = 0
 
     @classmethod
     def load(cls, path: Path) -> RecordAnswers:
@@ -37,7 +36,6 @@ class RecordAnswers:
         if ask.kind == "missed":  # did the player lay the next card of the record? else none was missed
             plays = [ev for ev in truth if isinstance(ev, CardPlayed)]
             n = sum(isinstance(ev, CardPlayed) for ev in hand.events)
-            self.given += 1
             return plays[n].card.code if n < len(plays) and plays[n].player == ask.player else "none"
         if ask.event == UpcardShown.type:
             cards = [ev.card.code for ev in truth if isinstance(ev, UpcardShown)]
@@ -45,10 +43,7 @@ class RecordAnswers:
         else:
             cards = [ev.card.code for ev in truth if isinstance(ev, CardPlayed) and ev.player == ask.player]
             n = sum(isinstance(ev, CardPlayed) and ev.player == ask.player for ev in hand.events)
-        if n >= len(cards):
-            return None
-        self.given += 1
-        return cards[n]
+        return cards[n] if n < len(cards) else None
 
 
 class Unhurried:

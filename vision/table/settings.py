@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-REFERENCE_FPS = 20.0  # the frame rate the counts below were chosen at
-
 from vision.recognize.settings import setting
+
+REFERENCE_FPS = 20.0  # the frame rate the counts below were chosen at
 
 
 @dataclass(frozen=True)

@@ -24,13 +24,7 @@ from itertools import takewhile
 from math import hypot
 from typing import Callable, Iterable, Protocol
 
-from vision.recognize.geometry import (
-    box_centre,
-    box_cover,
-    box_diagonal,
-    box_iou,
-    quad_iou,
-)
+from vision.recognize.geometry import box_centre, box_cover, box_diagonal, box_iou, quad_iou
 
 from .settings import REFERENCE_FPS, TABLE, TrackerSettings
 

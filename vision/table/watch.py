@@ -160,8 +160,7 @@ class Watcher:
         else:
             seen.card, seen.named_by = named, "table"
             self.stabilizer.rename(ask.track, named)
-        del self.asks[ask_id]
-        self._ask_of.pop(ask.track, None)
+        self._close(ask.track)
         return self._sync({})
 
     def excuse(self, code: str) -> list[Notice]:
@@ -345,45 +344,50 @@ class Watcher:
 
     def _ask_missed(self, s: Seen, player: str, meta: dict[str, Any]) -> list[Notice]:
         """Hold the record at ``s`` and ask whether ``player`` laid a card the camera did not see."""
-        notices = []
-        if s.track not in self._ask_of:
-            self.asked += 1
-            ask = Ask(self.asked, s.track, "", [], s.box, s.place, CardPlayed.type, player,
-                      f"{s.card} lies at {s.place}'s place, but it is {player}'s turn", self.now,
-                      meta.get("snapshot"), kind="missed")
-            self.asks[ask.id] = ask
-            self._ask_of[s.track] = ask.id
-            notices.append(Notice("ask", f"did {player} lay a card the camera did not see? (or {s.place} played out "
-                                  "of turn: answer none)", ask.to_dict()))
+        notices = self._open(s.track, lambda n: (
+            Ask(n, s.track, "", [], s.box, s.place, CardPlayed.type, player,
+                f"{s.card} lies at {s.place}'s place, but it is {player}'s turn", self.now, meta.get("snapshot"),
+                kind="missed"),
+            f"did {player} lay a card the camera did not see? (or {s.place} played out of turn: answer none)"))
         return notices + self._set("asking", f"tap {player}'s card, or none if {s.place} played out of turn")
 
-    def _unask(self, track: int) -> list[Notice]:
-        """A card asked about left the table unnamed: the question is void (tap the play in if it counted)."""
-        ask_id = self._ask_of.pop(track, None)
-        if ask_id is None:
-            return []
-        ask = self.asks.pop(ask_id)
-        return [Notice("ask_void", f"the card asked about ({ask.read}?) was taken away before it was named",
-                       {"id": ask_id})]
-
     def _ask(self, s: Seen, event: Event, why: str, meta: dict[str, Any]) -> list[Notice]:
-        """Hold the record at ``s`` and ask the table which card it is (once per card)."""
-        notices = []
-        if s.track not in self._ask_of:
-            self.asked += 1
-            choices = list(s.choices) or [(s.card, s.support)]
-            if all(c != s.card for c, _ in choices):
-                choices.insert(0, (s.card, s.support))
-            ask = Ask(self.asked, s.track, s.card, choices[:3], s.box, s.place, event.type,
-                      getattr(event, "player", None), why, self.now, meta.get("snapshot"))
-            self.asks[ask.id] = ask
-            self._ask_of[s.track] = ask.id
-            where = f"at {event.player}'s place" if isinstance(event, CardPlayed) else "on the upcard spot"
-            notices.append(Notice("ask", f"which card lies {where}? the camera reads {s.card}, not surely: {why}",
-                                  ask.to_dict()))
+        """Hold the record at ``s`` and ask the table which card it is."""
+        choices = list(s.choices) or [(s.card, s.support)]
+        if all(c != s.card for c, _ in choices):
+            choices.insert(0, (s.card, s.support))
+        where = f"at {event.player}'s place" if isinstance(event, CardPlayed) else "on the upcard spot"
+        notices = self._open(s.track, lambda n: (
+            Ask(n, s.track, s.card, choices[:3], s.box, s.place, event.type, getattr(event, "player", None), why,
+                self.now, meta.get("snapshot")),
+            f"which card lies {where}? the camera reads {s.card}, not surely: {why}"))
         ask = self.asks[self._ask_of[s.track]]
         return notices + self._set("asking", f"tap the card lying {'at ' + ask.player if ask.player else 'there'}: "
                                    f"{' / '.join(c for c, _ in ask.choices)} or another")
+
+    def _open(self, track: int, make: Callable[[int], tuple[Ask, str]]) -> list[Notice]:
+        """Ask about ``track`` once, however many frames it holds the record: ``make(number)`` gives the
+        question and its notice's text; the notice the first time, nothing after."""
+        if track in self._ask_of:
+            return []
+        self.asked += 1
+        ask, text = make(self.asked)
+        self.asks[ask.id] = ask
+        self._ask_of[track] = ask.id
+        return [Notice("ask", text, ask.to_dict())]
+
+    def _close(self, track: int) -> Ask | None:
+        """The open question about ``track``, taken off the list (None: there was none)."""
+        ask_id = self._ask_of.pop(track, None)
+        return None if ask_id is None else self.asks.pop(ask_id)
+
+    def _unask(self, track: int) -> list[Notice]:
+        """A card asked about left the table unnamed: the question is void (tap the play in if it counted)."""
+        ask = self._close(track)
+        if ask is None:
+            return []
+        return [Notice("ask_void", f"the card asked about ({ask.read}?) was taken away before it was named",
+                       {"id": ask.id})]
 
     def _at_seat_while_dealing(self, s: Seen) -> bool:
         hand = self.hand
