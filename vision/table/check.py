@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from engine.events import CardPlayed, Event, UpcardShown
 from engine.hand import Hand
+from engine.rules import HouseRules
 from engine.session import Session
 from engine.settlement import settle
 
@@ -32,14 +33,20 @@ def visible_events(events: list[Event]) -> list[tuple[str, str | None, str]]:
             for ev in events if isinstance(ev, (UpcardShown, CardPlayed))]
 
 
+def true_session(events: list[Event], rules: HouseRules | None = None) -> Session:
+    """A fresh evening holding the one hand ``events`` (``HandStarted`` first), ante and pot as a fresh
+    table has them."""
+    session = Session(rules)
+    start = events[0]
+    session.record(session.next_hand(start.seats, start.dealer))
+    for ev in events[1:]:
+        session.record(ev)
+    return session
+
+
 def check_hand(record: list[Event], session: Session, rules=None) -> Check:
     """Compare the hand the watcher recorded (the session's last hand) with the true record."""
-    truth = Session(rules or session.rules)
-    start = record[0]
-    truth.record(truth.next_hand(start.seats, start.dealer))  # ante and pot as a fresh table has them
-    for ev in record[1:]:
-        truth.record(ev)
-    want, got = truth.current, session.current
+    want, got = true_session(record, rules or session.rules).current, session.current
     if got is None:
         return Check(False, 0, len(visible_events(want.events)), ["nothing was recorded"])
     w_ev, g_ev = visible_events(want.events), visible_events(got.events)

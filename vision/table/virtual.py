@@ -16,8 +16,8 @@ from datasets.virtual_table import render_hand, table_events
 from engine import history
 from engine.cards import DECK
 from engine.rules import HouseRules
-from engine.session import Session
 
+from .check import true_session
 from .layout import TableLayout
 from .sources import Frame
 from .taps import taps_doc
@@ -50,16 +50,6 @@ def write_virtual_table(vh, out: Path, events: list | None = None, rules: HouseR
         (out / "answers.json").write_text(history.dumps(true_session(events, rules)), encoding="utf-8")
     (out / "taps.json").write_text(json.dumps(taps_doc(vh.taps), indent=1, ensure_ascii=False) + "\n")
     print(f"{out / 'table.avi'}: {vh.duration:.1f} s at {vh.fps:.0f} fps; layout.json, taps.json, truth.json")
-
-
-def true_session(events: list, rules: HouseRules | None = None) -> Session:
-    """A fresh evening holding the one hand ``events`` (``HandStarted`` first) as a table records it."""
-    session = Session(rules)
-    start = events[0]
-    session.record(session.next_hand(start.seats, start.dealer))
-    for ev in events[1:]:
-        session.record(ev)
-    return session
 
 
 @dataclass
