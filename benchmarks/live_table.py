@@ -40,7 +40,7 @@ from engine.events import CardCorrected, CardPlayed, UpcardShown  # noqa: E402
 from engine.session import Session, resolve  # noqa: E402
 from engine.simulate import simulate_hand  # noqa: E402
 from vision.table.answers import RecordAnswers  # noqa: E402
-from vision.table.check import check_hand  # noqa: E402
+from vision.table.check import check_hand, visible_events  # noqa: E402
 from vision.table.layout import TableLayout  # noqa: E402
 from vision.table.live import LiveTable, run  # noqa: E402
 from vision.table.stable import Stabilizer
@@ -97,11 +97,10 @@ def _event_rows(record: list, session: Session) -> list[dict]:
     got = session.current
     if got is None:
         return []
-    truth = [(ev.type, getattr(ev, "player", None), ev.card.code) for ev in record
-             if isinstance(ev, (UpcardShown, CardPlayed))]
-    mine = [ev for ev in got.events if isinstance(ev, (UpcardShown, CardPlayed))]
+    truth, seen = visible_events(record), visible_events(got.events)
+    mine = [ev for ev in got.events if isinstance(ev, (UpcardShown, CardPlayed))]  # in the order of ``seen``
     return [{"kind": "recorded", "support": (ev.meta or {}).get("support"), "confidence": (ev.meta or {}).get("confidence"),
-             "right": i < len(truth) and truth[i] == (ev.type, getattr(ev, "player", None), ev.card.code)}
+             "right": i < len(truth) and truth[i] == seen[i]}
             for i, ev in enumerate(mine) if (ev.meta or {}).get("source") == "camera"]
 
 
