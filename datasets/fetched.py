@@ -8,6 +8,11 @@ an unseen real pattern named only 35 % of the cards). These packs are real drawi
 - ``cardsjs`` 1.1.1 (Chris Aguilar's Vector Playing Cards, English-pattern courts as on most
   poker packs, LGPL-3.0; its SVGs, rendered here with resvg).
 
+One more is kept out of every training set (:data:`UNSEEN`): ``kennard``, Adrian Kennard's cards
+(CC0) from ``@letele/playing-cards`` 0.1.0, where they come as React components
+(:mod:`datasets.react_svg`). It is the pack none of the networks saw, on which teaching a deck
+is measured (``benchmarks/teach_deck.py``).
+
 Each tarball is checked against the registry's SHA-512 and unpacked, all or nothing, into a
 cache outside the repo (the art is never committed). Nothing at run time needs them.
 
@@ -33,6 +38,8 @@ import numpy as np
 from PIL import Image
 
 from engine.cards import DECK
+
+from .react_svg import components
 from vision.recognize import BACK
 
 CODES = [c.code for c in DECK] + [BACK]
@@ -49,15 +56,17 @@ class FetchedPack:
     sha512: str  # the registry's dist.integrity, without the "sha512-" prefix
     members: dict[str, str]  # card code -> tarball member (PNG or SVG)
     licence: str  # tarball member of the licence text, kept beside the images
+    bundle: str | None = None  # a member holding React components; ``members`` then names components
 
     @property
     def url(self) -> str:
-        return f"https://registry.npmjs.org/{self.package}/-/{self.package}-{self.version}.tgz"
+        base = self.package.rsplit("/", 1)[-1]  # a scoped package's tarball drops its scope
+        return f"https://registry.npmjs.org/{self.package}/-/{base}-{self.version}.tgz"
 
     def cache(self) -> Path:
         """``$CHRATZE_CACHE`` or ``~/.cache/chratze``, one folder per package version."""
         root = os.environ.get("CHRATZE_CACHE") or Path.home() / ".cache" / "chratze"
-        return Path(root) / f"{self.package}-{self.version}"
+        return Path(root) / f"{self.package.replace('/', '-')}-{self.version}"
 
 
 def _members(pattern: str, ranks: dict[str, str], suits: dict[str, str], back: str) -> dict[str, str]:
@@ -80,6 +89,12 @@ PACKS = {p.name: p for p in (
                          {"h": "H", "d": "D", "s": "S", "c": "C"}, "package/cards/Red_Back.svg"),
                 "package/cards/COPYING.LESSER.txt"),
 )}
+UNSEEN = {p.name: p for p in (  # fetched only to measure teaching: never in a training set
+    FetchedPack("kennard", "@letele/playing-cards", "0.1.0",
+                "56Ga/sznspARugv/PS4X4HdFuq1at8dSkmI3veU2pV2PJ4mKviqImqOGkBgoSQE5rA+IgbKyBBhhJ6IjZLOXWg==",
+                _members("Svg{suit}{rank}", {"T": "10"}, {"h": "H", "d": "D", "s": "S", "c": "C"}, "SvgB2"),
+                "package/LICENSE", bundle="package/dist/index.esm.js"),
+)}
 
 
 def fetch(pack: FetchedPack, dest: Path | None = None, url: str | None = None) -> Path:
@@ -99,8 +114,12 @@ def fetch(pack: FetchedPack, dest: Path | None = None, url: str | None = None) -
     tmp = Path(tempfile.mkdtemp(prefix=f".{pack.name}-", dir=dest.parent))
     try:
         with tarfile.open(fileobj=io.BytesIO(blob), mode="r:gz") as tar:
+            svgs = components(_read(tar, pack.bundle).decode("utf-8")) if pack.bundle else {}
             for code, member in pack.members.items():
-                (tmp / f"{code}.png").write_bytes(_as_png(_read(tar, member), member))
+                if pack.bundle:
+                    (tmp / f"{code}.png").write_bytes(_svg_png(svgs[member]))
+                else:
+                    (tmp / f"{code}.png").write_bytes(_as_png(_read(tar, member), member))
             (tmp / "LICENSE").write_bytes(_read(tar, pack.licence))
         shutil.rmtree(dest, ignore_errors=True)
         tmp.rename(dest)  # all or nothing: a half-unpacked folder never looks complete
@@ -126,16 +145,20 @@ def _read(tar: tarfile.TarFile, member: str) -> bytes:
 def _as_png(data: bytes, member: str) -> bytes:
     if not member.endswith(".svg"):
         return data
+    return _svg_png(data.decode("utf-8"))
+
+
+def _svg_png(svg: str) -> bytes:
     import resvg_py  # noqa: PLC0415 - only for SVG packs, at build time
 
-    return bytes(resvg_py.svg_to_bytes(svg_string=data.decode("utf-8"), height=CARD_H, skip_system_fonts=True))
+    return bytes(resvg_py.svg_to_bytes(svg_string=svg, height=CARD_H, skip_system_fonts=True))
 
 
 @lru_cache(maxsize=None)
 def load(name: str, folder: Path | None = None) -> dict[str, np.ndarray]:
     """Card code (and ``back``) -> RGB image on white paper (the transparent corners are cut by
     the scene's rounded mask anyway)."""
-    pack = PACKS[name]
+    pack = PACKS.get(name) or UNSEEN[name]
     folder = folder or pack.cache()
     if not _complete(folder):
         raise FileNotFoundError(f"{name} not found at {folder}: run `python -m datasets.fetched` once "
@@ -149,7 +172,7 @@ def load(name: str, folder: Path | None = None) -> dict[str, np.ndarray]:
 
 
 def main() -> None:
-    for pack in PACKS.values():
+    for pack in (*PACKS.values(), *UNSEEN.values()):
         print(f"{pack.package} {pack.version} -> {fetch(pack)}")
 
 

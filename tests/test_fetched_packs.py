@@ -87,3 +87,68 @@ def test_each_fetched_pattern_is_drawn_as_often_as_all_drawn_designs_together():
     share = {g: sum(p.startswith(g) for p in picks) / len(picks) for g in ("swiss", "drawn", "svg-cards", "cardsjs")}
     assert 0.57 < share["swiss"] < 0.63
     assert all(0.11 < share[g] < 0.16 for g in ("drawn", "svg-cards", "cardsjs"))
+
+
+def _react_bundle(components: dict[str, int]) -> bytes:
+    """A bundle as SVGR writes one: each component a createElement tree (a card a coloured rect)."""
+    parts = []
+    for name, k in components.items():
+        parts.append(f'''const {name} = _ref => {{
+  let {{
+    title,
+    titleId,
+    ...props
+  }} = _ref;
+  return /*#__PURE__*/React.createElement("svg", _extends({{
+    xmlns: "http://www.w3.org/2000/svg",
+    height: 70,
+    viewBox: "0 0 50 70",
+    width: 50,
+    "aria-labelledby": titleId
+  }}, props), title ? /*#__PURE__*/React.createElement("title", {{
+    id: titleId
+  }}, title) : null, /*#__PURE__*/React.createElement("rect", {{
+    x: 5,
+    y: 5,
+    width: 40,
+    height: 60,
+    strokeWidth: 2,
+    fill: "rgb({k},{255 - k},7)"
+  }}));
+}};
+''')
+    return "\n".join(parts).encode()
+
+
+def test_react_components_are_read_back_as_svg_without_running_them():
+    from datasets.react_svg import components
+
+    svg = components(_react_bundle({"SvgHA": 10}).decode())["SvgHA"]
+    assert svg.startswith("<svg") and 'viewBox="0 0 50 70"' in svg and 'stroke-width="2"' in svg
+    assert "titleId" not in svg and "aria" not in svg
+
+
+def test_the_unseen_pack_unpacks_from_its_react_bundle(tmp_path):
+    pack = fetched.UNSEEN["kennard"]
+    bundle = _react_bundle({m: k for k, m in enumerate(pack.members.values())})
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        for member, data in ((pack.bundle, bundle), (pack.licence, b"CC0")):
+            info = tarfile.TarInfo(member)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    blob = buf.getvalue()
+    (tmp_path / "k.tgz").write_bytes(blob)
+    fake = dataclasses.replace(pack, sha512=base64.b64encode(hashlib.sha512(blob).digest()).decode())
+    dest = fetched.fetch(fake, tmp_path / "out", (tmp_path / "k.tgz").as_uri())
+    faces = fetched.load.__wrapped__("kennard", dest)
+    assert len({f.tobytes() for f in faces.values()}) == 37
+
+
+def test_the_unseen_pack_is_in_no_training_set():
+    from datasets.art import PACK_GROUPS
+
+    assert "kennard" not in PACK_GROUPS and "kennard" not in fetched.PACKS
+    with pytest.raises(ValueError, match="unknown pack group"):
+        packs_of(("kennard",))
+    assert fetched.UNSEEN["kennard"].url.endswith("/@letele/playing-cards/-/playing-cards-0.1.0.tgz")
