@@ -21,6 +21,7 @@ from vision.training.seeds import EVAL_SEED
 
 from .options import model_options, recognizer_from, scene_options
 from .table_cli import add_commands as add_table_commands
+from .teach_cli import add_commands as add_teach_commands
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -159,6 +160,8 @@ def _add_serve(sub) -> None:
     p.add_argument("--rules", help="house rules: a JSON file or inline JSON")
     p.add_argument("--pin", help="the table's PIN (default: a random one, printed at start)")
     p.add_argument("--demo", action="store_true", help="no camera: referee the built-in virtual table video")
+    p.add_argument("--deck", help="read the cards with this taught deck (`chratze decks`; default: the one chosen "
+                                  "on the setup page, else the shipped networks alone)")
     p.set_defaults(run=_serve)
 
 
@@ -197,6 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_eval_detector)
 
     add_table_commands(sub)
+    add_teach_commands(sub)
     _add_serve(sub)
     return parser
 

@@ -35,6 +35,8 @@ def model_options(p: argparse.ArgumentParser, photos: bool = False) -> None:
     p.add_argument("--index", type=model_or_none, default=None,
                    help=f"the corner index network, e.g. {INDEX} (default: none, the classifier alone: the index "
                         "reader learned one print of the index and misreads others; docs/model-history.md)")
+    p.add_argument("--deck", help="a taught pack's profile (`chratze decks` lists them; `chratze teach` makes one): "
+                                   "its cards are named as taught; default: the shipped classifier alone")
     hints = get_type_hints(RecognizerSettings)
     for f in fields(RecognizerSettings):
         kind = _parse(hints[f.name])
@@ -58,10 +60,12 @@ def settings_from(args: argparse.Namespace, base: RecognizerSettings | None = No
 def recognizer_from(args: argparse.Namespace, base: RecognizerSettings | None = None, threads: int = 2,
                     **overrides):
     """The recognizer the options of :func:`model_options` ask for, ``overrides`` on top."""
+    from vision.recognize.deck import load_deck  # noqa: PLC0415 - onnx: only when a recognizer is built
     from vision.recognize.recognizer import Recognizer  # OpenCV and ONNX Runtime: only when one is built
 
+    deck = load_deck(args.deck, args.classifier) if getattr(args, "deck", None) else None
     return Recognizer(args.detector, args.classifier, corners=args.corners, index=args.index,
-                      settings=with_overrides(settings_from(args, base), **overrides), threads=threads)
+                      settings=with_overrides(settings_from(args, base), **overrides), threads=threads, deck=deck)
 
 
 def scene_options(p: argparse.ArgumentParser) -> None:

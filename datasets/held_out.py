@@ -10,6 +10,7 @@ chosen on it: it only reports. Its seeds are also apart from the tuning ones (``
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -18,8 +19,8 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from .art import BACK, INDEX_TEXT, RED, SCANNED_PACKS, scanned_pack
-from .cloths import CLOTHS
-from .scenes import SceneOptions, render_scene
+from .cloths import CLOTHS, cloth
+from .scenes import SceneOptions, camera, card_plane_quad, light, paste_face, project, render_scene
 
 HELD_OUT_SEED = 700_000  # held-out hands are seeds from here on; tuning hands use small seeds
 
@@ -158,3 +159,19 @@ def held_out_scenes(n: int, seed: int = HELD_OUT_SEED) -> Iterator:
         scene = render_scene(s, packs, opts)
         scene.image = webcam(scene.image, draw, np.random.default_rng((s, 9)))
         yield scene
+
+
+# --------------------------------------------------------------------------- a card laid to be taught
+def capture_frame(face: np.ndarray, seed: int) -> np.ndarray:
+    """A frame of the held-out table ``seed`` with ``face`` alone on it near the middle, as a table
+    lays a card on the trump spot when it teaches its pack: that table's camera, cloth, light and webcam."""
+    draw = HELD_OUT.draw(seed)
+    rng = np.random.default_rng((seed, 11))
+    w, h = draw.size
+    hom = camera(rng, draw.size, math.radians(rng.uniform(0, draw.max_tilt_deg)), h / rng.uniform(*draw.frame_in_cards))
+    img = cloth(draw.cloth, np.random.default_rng((seed, 3)), draw.size)
+    quad = project(hom, card_plane_quad(*rng.uniform(-0.6, 0.6, 2), rng.uniform(-0.4, 0.4),
+                                        face.shape[1] / face.shape[0]))
+    paste_face(img, face if rng.random() < 0.5 else face[::-1, ::-1], quad, rng)
+    img = np.clip(light(img, rng), 0, 255).astype(np.uint8)
+    return webcam(img, draw, np.random.default_rng((seed, 9)))

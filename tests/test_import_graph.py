@@ -1,5 +1,5 @@
 """The layers of the product, as the code imports them: engine <- vision.recognize <- vision.table
-<- webui <- chratze, with datasets and vision.training beside them. A module imports only from its
+<- webui <- chratze, with vision.teach beside vision.table, and datasets and vision.training beside them. A module imports only from its
 own layer and those it may lean on, every project import is at the top of its module (none inside
 a function to step round a circle), and the module graph has no cycle. The command line alone
 imports late, each command its own modules when it runs: it is the top layer, which nothing
@@ -20,9 +20,11 @@ ALLOWED = {
     "vision.recognize": {"engine", "vision.recognize"},
     "datasets": {"engine", "vision.recognize", "datasets"},
     "vision.table": {"engine", "vision.recognize", "vision.table"},
+    "vision.teach": {"engine", "vision.recognize", "vision.teach"},
     "vision.training": {"engine", "vision.recognize", "datasets", "vision.training"},
-    "webui": {"engine", "vision.recognize", "vision.table", "webui"},
-    "chratze": {"engine", "vision.recognize", "vision.table", "vision.training", "datasets", "webui", "chratze"},
+    "webui": {"engine", "vision.recognize", "vision.table", "vision.teach", "webui"},
+    "chratze": {"engine", "vision.recognize", "vision.table", "vision.teach", "vision.training", "datasets", "webui",
+                "chratze"},
 }
 # Run-time code reaches the scene generator only to render the demo's virtual table.
 EXCEPTIONS = {"vision.table.virtual": {"datasets"}}
@@ -38,7 +40,7 @@ def modules(root: Path = ROOT) -> dict[str, Path]:
 
 
 def layer(module: str) -> str:
-    for name in ("vision.recognize", "vision.table", "vision.training"):
+    for name in ("vision.recognize", "vision.table", "vision.teach", "vision.training"):
         if module == name or module.startswith(name + "."):
             return name
     top = module.split(".")[0]

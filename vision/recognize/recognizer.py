@@ -35,6 +35,7 @@ from .geometry import (
     rectify,
     sideways,
 )
+from .deck import DeckProfile, with_features
 from .models import BACK, CLASSIFIER, CORNERS, DETECTOR
 from .settings import FRAME, RecognizerSettings, with_overrides
 from .views import CANDIDATE, fuse, turn, unturn
@@ -149,15 +150,17 @@ class Recognizer:
 
     def __init__(self, detector: Path = DETECTOR, classifier: Path = CLASSIFIER, *, corners: Path | None = CORNERS,
                  index: Path | None = None, settings: RecognizerSettings | None = None, threads: int = 2,
-                 **overrides) -> None:
+                 deck: DeckProfile | None = None, **overrides) -> None:
         """The four networks (``corners`` or ``index`` None: that stage left out), read with ``settings``
-        (else the preset ``overrides``' ``views`` stands for) and ``overrides`` of its fields."""
+        (else the preset ``overrides``' ``views`` stands for) and ``overrides`` of its fields; ``deck``: a
+        taught pack's profile names the faces (:mod:`vision.recognize.deck`)."""
         self.settings = s = with_overrides(settings, **overrides)
         self.det = _session(Path(detector), threads)
         self.det_path, self.threads = Path(detector), threads
         self.fit_input = s.fit_input  # cleared where the detector's graph cannot be resized
         self._sized: dict[tuple[int, int], object] = {}  # the detector's sessions at other input sizes
-        self.cls = _session(Path(classifier), threads)
+        self.deck, self.cls_path, self._features = deck, Path(classifier), None
+        self.cls = _session(with_features(Path(classifier)) if deck else Path(classifier), threads)
         self.corners = _corner_session(Path(corners), threads) if corners else None
         self.index = _index_session(Path(index), threads) if index else None
         self.index_names = _names(self.index) if self.index is not None else []
@@ -258,8 +261,21 @@ class Recognizer:
         x = np.stack([self._tensor(c) for c in crops])
         name = self.cls.get_inputs()[0].name
         if self.cls_batch:
-            return self.cls.run(None, {name: x})[0]
-        return np.concatenate([self.cls.run(None, {name: x[i:i + 1]})[0] for i in range(len(x))])
+            outs = self.cls.run(None, {name: x})
+        else:
+            runs = [self.cls.run(None, {name: x[i:i + 1]}) for i in range(len(x))]
+            outs = [np.concatenate(parts) for parts in zip(*runs)]
+        if self.deck is None:
+            return outs[0]
+        return self.deck.read(outs[0], outs[1], self.names, self.back)
+
+    def features(self, crops: list[np.ndarray]) -> np.ndarray:
+        """What the classifier sees in each upright crop (the input of its last layer): what a deck
+        profile is learned on."""
+        if self._features is None:
+            self._features = self.cls if self.deck else _session(with_features(self.cls_path), self.threads)
+        x = np.stack([self._tensor(c) for c in crops])
+        return self._features.run(None, {self._features.get_inputs()[0].name: x})[1]
 
     def _tensor(self, crop_rgb: np.ndarray) -> np.ndarray:
         if crop_rgb.shape[0] != self.cls_size or crop_rgb.shape[1] != self.cls_size:

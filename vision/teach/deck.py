@@ -1,0 +1,78 @@
+"""A deck being taught: its folder in the user's data, the captures kept there, and its learning.
+
+Every capture is written as soon as it is taken, so a teaching stopped halfway (a closed page, a bad
+photo, a crash) keeps every card already taught; a new profile replaces the old one only once it is
+learned and has passed its check.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from vision.recognize.deck import DeckError, DeckProfile, deck_folder
+
+from .captures import Capture
+from .learn import Progress, learn
+from .packs import Pack, pack_named
+from .settings import TEACH, TeachSettings
+
+
+class Teaching:
+    """The deck ``name``: created for ``pack`` if new; an existing deck keeps its pack."""
+
+    def __init__(self, name: str, pack: str | None = None) -> None:
+        self.folder = deck_folder(name)
+        self.name = name
+        meta = self.folder / "teach.json"
+        if meta.is_file():
+            known = json.loads(meta.read_text(encoding="utf-8"))["pack"]
+            if pack and pack != known:
+                raise DeckError(f"deck {name!r} is taught as a {known} pack, not {pack}: choose another name")
+            pack = known
+        if not pack:
+            raise DeckError(f"deck {name!r} is new: say which pack it is (--pack)")
+        self.pack: Pack = pack_named(pack)
+        self.captures_dir = self.folder / "captures"
+
+    def _begin(self) -> None:
+        meta = self.folder / "teach.json"
+        if not meta.is_file():
+            self.folder.mkdir(parents=True, exist_ok=True)
+            meta.write_text(json.dumps({"name": self.name, "pack": self.pack.name}), encoding="utf-8")
+
+    def captured(self) -> dict[str, list[Capture]]:
+        out: dict[str, list[Capture]] = {}
+        for png in sorted(self.captures_dir.glob("*.png")) if self.captures_dir.is_dir() else []:
+            cap = Capture.load(png)
+            if cap.code in self.pack.codes:
+                out.setdefault(cap.code, []).append(cap)
+        return out
+
+    def missing(self) -> list[str]:
+        have = self.captured()
+        return [c for c in self.pack.codes if c not in have]
+
+    def add(self, cap: Capture, retake: bool = True) -> Path:
+        """Keep ``cap``; ``retake``: it replaces the card's earlier captures (only once it is written)."""
+        if cap.code not in self.pack.codes:
+            raise DeckError(f"{cap.code}: the {self.pack.title} pack has no such card")
+        self._begin()
+        old = sorted(self.captures_dir.glob(f"{cap.code}-*.png")) if self.captures_dir.is_dir() else []
+        k = 1 + max((int(p.stem.rsplit("-", 1)[1]) for p in old), default=-1)
+        path = cap.save(self.captures_dir, k)
+        if retake:
+            for p in old:
+                p.unlink(missing_ok=True)
+                p.with_suffix(".json").unlink(missing_ok=True)
+        return path
+
+    def learn(self, recognizer, settings: TeachSettings = TEACH, progress: Progress | None = None) -> DeckProfile:
+        """Learn and keep the profile; a refused one (:class:`vision.teach.learn.Refused`) leaves the old."""
+        profile = learn(self.name, self.pack, self.captured(), recognizer, settings, progress)
+        profile.save(self.folder)
+        return profile
+
+    def forget(self) -> None:
+        shutil.rmtree(self.folder, ignore_errors=True)
