@@ -142,3 +142,37 @@ def test_the_page_speaks_german(page, server):
     page.goto(url + "/")
     page.wait_for_selector("text=Pott")
     assert page.locator("nav a.on").inner_text() == "Tisch"
+
+
+def test_setup_teaches_a_deck_card_by_card(page, server, tmp_path, monkeypatch):
+    import cv2
+
+    from datasets.art import scanned_pack
+    from datasets.held_out import capture_frame
+
+    monkeypatch.setenv("CHRATZE_DATA", str(tmp_path / "data"))
+    url, app = server
+    rgb = capture_frame(scanned_pack("swiss-french")["6h"], 123_460)
+    app.extensions["table"].camera_raw = cv2.imencode(".jpg", rgb[..., ::-1])[1].tobytes()
+    page.goto(url + "/setup")
+    page.wait_for_selector("#teach h2")
+    page.fill("#deck-name", "ours")
+    page.select_option("#deck-pack", "swiss-french")
+    page.get_by_role("button", name="Start teaching").click()
+    page.wait_for_selector("#teach-next")
+    assert "Lay the 6 of hearts alone on the trump spot" in page.inner_text("#teach-next")
+    feeding = threading.Event()
+
+    def feed():  # the camera's frames: the card lying still
+        while not feeding.is_set():
+            app.extensions["table"].camera_raw = cv2.imencode(".jpg", rgb[..., ::-1])[1].tobytes()
+            feeding.wait(0.03)
+
+    threading.Thread(target=feed, daemon=True).start()
+    try:
+        page.get_by_role("button", name="Take it").click()
+        page.wait_for_selector("figure[data-card='6h'] img")
+    finally:
+        feeding.set()
+    assert "Lay the 7 of hearts" in page.inner_text("#teach-next")
+    page.screenshot(path=str(SHOTS / "setup-teach.png"), full_page=False)

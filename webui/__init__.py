@@ -18,6 +18,7 @@ from .camera import camera
 from .pages import pages
 from .store import Store
 from .table import TableService
+from .teach import Desk, teach
 
 
 def create_app(data_dir: str | Path = "runs/table", rules: HouseRules | None = None, pin: str | None = None,
@@ -28,8 +29,10 @@ def create_app(data_dir: str | Path = "runs/table", rules: HouseRules | None = N
     pin = pin if pin is not None else f"{secrets.randbelow(10000):04d}"
     service = TableService(Store(data / "table.sqlite"), rules, pin, snapshots=data / "snapshots")
     app.extensions["table"] = service
+    app.extensions["teach"] = Desk(data)
 
     app.register_blueprint(pages)
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(camera)
+    app.register_blueprint(teach)
     return app

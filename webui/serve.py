@@ -13,6 +13,7 @@ from werkzeug.serving import make_server
 from engine.rules import HouseRules, RulesError
 from engine.session import Session
 from vision.recognize import VIDEO
+from vision.recognize.deck import DeckError, load_deck
 from vision.recognize.recognizer import ModelMissing, Recognizer
 from vision.table.layout import LayoutError, TableLayout
 from vision.table.sources import SourceError, open_source
@@ -105,8 +106,10 @@ def _start_camera(app, args) -> int:
             service.replace_session(Session(service.session.rules))
     try:
         layout = TableLayout.load(layout_path) if layout_path else None
-        recognizer = Recognizer(settings=VIDEO)
-    except (LayoutError, ModelMissing) as exc:
+        # the demo plays the shipped Swiss scans: a deck chosen for the table's own pack is not for it
+        deck_name = getattr(args, "deck", None) or (None if args.demo else app.extensions["teach"].in_use())
+        recognizer = Recognizer(settings=VIDEO, deck=load_deck(deck_name) if deck_name else None)
+    except (LayoutError, ModelMissing, DeckError) as exc:
         print(f"chratze serve: {exc}", file=sys.stderr)
         return 2
     runner = CameraRunner(app.extensions["table"], source, layout, recognizer, taps, realtime=args.demo or

@@ -288,7 +288,69 @@ function renderSetup(s) {
       let parsed; try { parsed = JSON.parse(rules.value); } catch (e) { banner(String(e), "error"); return; }
       send("/api/session/new", { rules: parsed });
     } }, t("new_session")),
-    h("p", { class: "muted" }, "PIN: ", h("button", { onclick: askPin }, t("pin"))));
+    h("p", { class: "muted" }, "PIN: ", h("button", { onclick: askPin }, t("pin"))),
+    h("section", { id: "teach" }));
+  loadTeach();
+}
+
+// ------------------------------------------------------------------ setup: teach a deck
+async function loadTeach() {
+  const res = await fetch("/api/teach");
+  if (res.ok) renderTeach(await res.json());
+}
+async function teachSend(path, body) {
+  const data = await send(path, body);
+  if (data) renderTeach(data); else loadTeach();
+}
+function renderTeach(d) {
+  const box = document.getElementById("teach");
+  if (!box) return;
+  const cur = d.current;
+  const decks = h("ul", { class: "decks" }, d.decks.map(k => h("li", {},
+    h("b", {}, k.name), ` · ${k.pack || "?"} · `,
+    k.learned ? `${t("teach_reads")} ${(100 * k.right).toFixed(1)} % (${t("teach_shipped")} ${(100 * k.shipped_right).toFixed(1)} %) `
+              : t("teach_not_learned") + " ",
+    k.learned ? h("button", { onclick: () => teachSend("/api/teach/use", { name: k.name }), disabled: d.in_use === k.name },
+                  d.in_use === k.name ? t("teach_in_use") : t("teach_use")) : null,
+    h("button", { onclick: () => teachSend("/api/teach/start", { name: k.name }) }, t("teach_continue")))));
+  const name = h("input", { id: "deck-name", placeholder: t("teach_name"), maxlength: "40" });
+  const pack = h("select", { id: "deck-pack" }, d.packs.map(p => h("option", { value: p.name }, p.title)));
+  const parts = [h("h2", {}, t("teach_title")), decks,
+    d.in_use ? h("button", { onclick: () => teachSend("/api/teach/use", { name: null }) }, t("teach_shipped_only")) : null,
+    h("div", { class: "row" }, name, pack,
+      h("button", { onclick: () => teachSend("/api/teach/start", { name: name.value, pack: pack.value }) }, t("teach_start")))];
+  if (cur) {
+    const next = cur.cards.find(c => c.code === cur.next);
+    parts.push(h("h3", {}, `${cur.name} · ${cur.title}`));
+    if (next) parts.push(h("p", { class: "big", id: "teach-next" }, t("teach_lay").replace("{c}", next.name)),
+      h("button", { class: "primary", onclick: () => teachSend("/api/teach/capture", { code: next.code }) }, t("teach_take")));
+    if (cur.problem) parts.push(h("p", { class: "error", id: "teach-problem" }, cur.problem));
+    parts.push(h("div", { class: "cards-grid teach" }, cur.cards.map(c => h("figure", { "data-card": c.code },
+      c.captured ? h("img", { src: `/api/teach/${encodeURIComponent(cur.name)}/${c.code}.jpg?${Date.now()}`, alt: c.name, width: "60" })
+                 : cardEl(c.code),
+      h("figcaption", {}, c.name),
+      c.captured ? h("button", { onclick: () => teachSend("/api/teach/capture", { code: c.code }) }, t("teach_retake")) : null))));
+    if (cur.learning) {
+      parts.push(h("p", {}, t("teach_learning"), " ", h("progress", { max: cur.learning.of, value: cur.learning.done })));
+      setTimeout(loadTeach, 1000);
+    } else if (!next) {
+      parts.push(h("button", { class: "primary", onclick: () => teachSend("/api/teach/learn", {}) }, t("teach_learn")));
+    }
+    if (cur.outcome) parts.push(teachFigures(cur.outcome));
+  }
+  box.replaceChildren(...parts.filter(Boolean));
+}
+function teachFigures(o) {
+  const f = o.figures;
+  const out = [h("p", { class: o.kept ? "" : "error" }, o.kept ? t("teach_kept") : o.error)];
+  if (f) {
+    out.push(h("p", {}, `${t("teach_reads")} ${(100 * f.profile_right).toFixed(1)} % · ${t("teach_shipped")} ${(100 * f.shipped_right).toFixed(1)} %`));
+    out.push(h("table", { class: "confusable" }, h("tr", {}, h("th", {}, t("teach_card")), h("th", {}, t("teach_right")), h("th", {}, t("teach_look_alike"))),
+      Object.entries(f.cards).sort((a, b) => a[1].right - b[1].right).slice(0, 12).map(([code, c]) =>
+        h("tr", { class: c.right < 0.95 ? "weak" : "" }, h("td", {}, cardEl(code)), h("td", {}, `${(100 * c.right).toFixed(0)} %`),
+          h("td", {}, cardEl(c.look_alike), ` ${(100 * c.taken_for_it).toFixed(1)} %`)))));
+  }
+  return h("div", { id: "teach-outcome" }, out);
 }
 
 // ------------------------------------------------------------------ start
