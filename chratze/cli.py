@@ -158,7 +158,9 @@ def _add_serve(sub) -> None:
                    "or 'auto' (webcam 0 if attached, else the demo)")
     p.add_argument("--layout", help="table layout JSON (zones, or a mat's layout)")
     p.add_argument("--rules", help="house rules: a JSON file or inline JSON")
-    p.add_argument("--pin", help="the table's PIN (default: a random one, printed at start)")
+    pin = p.add_mutually_exclusive_group()
+    pin.add_argument("--pin", help="the table's PIN (default: a random 6-digit one, printed at start)")
+    pin.add_argument("--no-pin", action="store_true", help="no PIN: anyone who reaches the page may change the record")
     p.add_argument("--demo", action="store_true", help="no camera: referee the built-in virtual table video")
     p.add_argument("--deck", help="read the cards with this taught deck (`chratze decks`; default: the one chosen "
                                   "on the setup page, else the shipped networks alone)")

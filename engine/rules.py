@@ -60,6 +60,8 @@ class HouseRules:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> "HouseRules":
+        if data is not None and not isinstance(data, dict):
+            raise RulesError(f"house rules are an object of rule names and values, not {type(data).__name__}")
         data = dict(data or {})
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)

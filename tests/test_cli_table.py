@@ -25,6 +25,18 @@ def test_serve_with_broken_house_rules(capsys):
     assert "house rules" in capsys.readouterr().err
 
 
+def test_serve_with_an_empty_pin_refuses_rather_than_switching_the_pin_off(capsys, tmp_path):
+    assert main(["serve", "--pin", " ", "--data", str(tmp_path)]) == 2
+    assert "--no-pin" in capsys.readouterr().err
+
+
+def test_the_default_pin_has_six_digits(tmp_path):
+    from webui import create_app
+
+    pin = create_app(tmp_path).extensions["table"].pin
+    assert len(pin) == 6 and pin.isdigit()
+
+
 def test_virtual_table_of_a_hand_the_record_does_not_have(tmp_path):
     with pytest.raises(SystemExit, match="has 1 hand"):
         main(["virtual-table", "tests/data/one-hand.json", "--hand", "5", "--out", str(tmp_path)])

@@ -309,3 +309,25 @@ def test_a_bad_answer_is_a_400_and_the_question_stays_open(data, body):
     r = post(client, "/api/camera/answer", body)
     assert r.status_code == 400 and r.json["error"]
     assert len(client.get("/api/state").json["camera"]["asks"]) == 1
+
+
+# ------------------------------------------------------------------ the host's evening (issue 42)
+@pytest.mark.parametrize("path", ["/api/undo", "/api/hand/start", "/api/session/new", "/api/layout"])
+def test_a_write_that_is_not_json_is_refused_with_415_and_changes_nothing(client, path):
+    post(client, "/api/hand/start", {"seats": SEATS})
+    before = client.get("/api/state").json
+    for kwargs in ({"data": {"pin": PIN}}, {"data": "seats=x", "content_type": "text/plain"}, {}):
+        r = client.post(path, headers=AUTH, **kwargs)
+        assert r.status_code == 415 and "application/json" in r.json["error"]
+    after = client.get("/api/state").json
+    assert after["hand"] == before["hand"] and after["version"] == before["version"]
+
+
+def test_house_rules_that_are_not_an_object_are_a_400_not_a_500(client):
+    r = post(client, "/api/session/new", {"rules": "x"})
+    assert r.status_code == 400 and "house rules" in r.json["error"]
+
+
+def test_a_zone_with_a_point_that_is_no_number_is_a_400_not_a_500(client):
+    r = post(client, "/api/layout", {"zones": {"1": [[0, 0], ["a", 1], [2, 2]]}, "space": "image"})
+    assert r.status_code == 400 and "polygon" in r.json["error"]

@@ -26,7 +26,7 @@ def create_app(data_dir: str | Path = "runs/table", rules: HouseRules | None = N
     data = Path(data_dir)
     app = Flask(__name__)
     app.config.update(TESTING=testing, JSON_SORT_KEYS=False, MAX_CONTENT_LENGTH=4 * 1024 * 1024)
-    pin = pin if pin is not None else f"{secrets.randbelow(10000):04d}"
+    pin = pin if pin is not None else f"{secrets.randbelow(10 ** 6):06d}"  # "" only from --no-pin
     service = TableService(Store(data / "table.sqlite"), rules, pin, snapshots=data / "snapshots")
     app.extensions["table"] = service
     app.extensions["teach"] = Desk(data)

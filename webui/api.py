@@ -78,7 +78,9 @@ def writes(fn: Callable) -> Callable:
         s = service()
         if not s.check_pin(request.headers.get("X-Table-Pin")):
             return jsonify(error="wrong or missing table PIN"), 403
-        body = request.get_json(silent=True) if request.data else {}
+        if not request.is_json:  # a form or a plain HTML page's post is no tap: it must never run as {}
+            return jsonify(error="send the request as application/json"), 415
+        body = request.get_json(silent=True)
         if not isinstance(body, dict):
             raise BadRequest("the request body must be a JSON object")
         expect = body.get("expect_hand")

@@ -96,6 +96,8 @@ def save_layout():
     s = _service()
     if not s.check_pin(request.headers.get("X-Table-Pin")):
         return jsonify(error="wrong or missing table PIN"), 403
+    if not request.is_json:
+        return jsonify(error="send the request as application/json"), 415
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         return jsonify(error="the request body must be a JSON object"), 400

@@ -33,7 +33,11 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     if args.source == "auto":  # a webcam if one is attached, else the built-in demo
         args.source, args.demo = (None, True) if not _webcam_present() else ("0", args.demo)
-    app = create_app(args.data, rules, args.pin)
+    if args.pin is not None and not args.pin.strip():
+        print("chratze serve: an empty --pin would let anyone change the record; say --no-pin to mean that",
+              file=sys.stderr)
+        return 2
+    app = create_app(args.data, rules, "" if getattr(args, "no_pin", False) else args.pin)
     service = app.extensions["table"]
     if args.demo or args.source:
         rc = _start_camera(app, args)
@@ -46,7 +50,8 @@ def serve(args: argparse.Namespace) -> int:
         return 2
     host = socket.gethostname() if args.host in ("0.0.0.0", "::") else args.host
     print(f"Chratze table page: http://{host}:{server.server_port}/   (this machine: http://127.0.0.1:{server.server_port}/)")
-    print(f"Table PIN for changes: {service.pin}", flush=True)
+    print(f"Table PIN for changes: {service.pin}" if service.pin else
+          "No PIN (--no-pin): anyone who reaches this page can change the record", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -78,7 +78,7 @@ class TableLayout:
             raise LayoutError(f"layout space must be 'image' or 'mat', not {space!r}")
         zones = {}
         for name, poly in data["zones"].items():
-            arr = np.asarray(poly, dtype=np.float64) if isinstance(poly, list) else None
+            arr = _points(poly)
             if arr is None or arr.ndim != 2 or arr.shape[1] != 2 or len(arr) < 3 or not np.all(np.isfinite(arr)):
                 raise LayoutError(f"zone {name!r} must be a polygon: a list of at least 3 [x, y] points")
             zones[str(name)] = arr
@@ -175,3 +175,14 @@ class MatFinder:
         if hom is not None:
             self.last = hom
         return self.last
+
+
+def _points(poly) -> np.ndarray | None:
+    """A zone's points as numbers, or None where they are not (a point given as text, a ragged list)."""
+    if not isinstance(poly, list) or not all(isinstance(p, list) and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in p) for p in poly):
+        return None
+    try:
+        return np.asarray(poly, dtype=np.float64)
+    except ValueError:
+        return None
