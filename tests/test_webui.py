@@ -242,8 +242,8 @@ def test_zones_drawn_on_the_calibration_screen_are_saved(client, data):
     assert post(client, "/api/layout", zones).status_code == 200
     assert set(client.get("/api/layout").json["zones"]) == {"upcard", "1"}
     assert post(client, "/api/layout", {"zones": {"1": [[0, 0]]}}).status_code == 400
-    assert post(client, "/api/layout", zones, headers={}).status_code == 403
     assert post(client, "/api/layout", {"mat": 5}).json["space"] == "mat"
+    assert post(client, "/api/layout", zones, headers={}).status_code == 403
 
 
 def test_zones_saved_while_the_camera_runs_are_used_from_the_next_frame(data):
@@ -331,3 +331,61 @@ def test_house_rules_that_are_not_an_object_are_a_400_not_a_500(client):
 def test_a_zone_with_a_point_that_is_no_number_is_a_400_not_a_500(client):
     r = post(client, "/api/layout", {"zones": {"1": [[0, 0], ["a", 1], [2, 2]]}, "space": "image"})
     assert r.status_code == 400 and "polygon" in r.json["error"]
+
+
+@pytest.fixture
+def clocked(data):
+    """A client, and the clock its PIN guard reads (seconds, moved by hand)."""
+    app = create_app(data, pin=PIN, testing=True)
+    now = [1000.0]
+    app.extensions["pin_guard"].clock = lambda: now[0]
+    return app.test_client(), now
+
+
+def test_a_wrong_pin_makes_the_next_try_wait_twice_as_long_each_time(clocked):
+    client, now = clocked
+    wrong = {"X-Table-Pin": "0000"}
+    assert post(client, "/api/undo", headers=wrong).status_code == 403
+    r = post(client, "/api/undo")  # the right PIN, but at once: it waits too
+    assert r.status_code == 429 and "try again in 1 s" in r.json["error"]
+    now[0] += 1.0
+    assert post(client, "/api/undo", headers=wrong).status_code == 403
+    now[0] += 1.5
+    assert post(client, "/api/undo", headers=wrong).status_code == 429  # 2 s this time
+    now[0] += 0.5
+    assert post(client, "/api/hand/start", {"seats": SEATS}).status_code == 200  # right: the count is cleared
+    assert post(client, "/api/undo", headers=wrong).status_code == 403
+    assert post(client, "/api/undo").status_code == 429  # back to 1 s
+
+
+def test_ten_wrong_pins_in_a_row_lock_the_client_out(clocked):
+    client, now = clocked
+    for _ in range(10):
+        assert post(client, "/api/undo", headers={"X-Table-Pin": "0000"}).status_code == 403
+        now[0] += 600
+    r = post(client, "/api/undo")
+    assert r.status_code == 429 and "locked after 10 wrong PINs" in r.json["error"]
+    now[0] += 3600
+    assert post(client, "/api/hand/start", {"seats": SEATS}).status_code == 200
+
+
+def test_one_client_guessing_does_not_lock_out_another(clocked):
+    client, _ = clocked
+    assert post(client, "/api/undo", headers={"X-Table-Pin": "0000"}).status_code == 403
+    r = client.post("/api/hand/start", json={"seats": SEATS}, headers=AUTH, environ_base={"REMOTE_ADDR": "10.0.0.7"})
+    assert r.status_code == 200
+
+
+def test_the_page_cannot_be_shown_in_another_sites_frame(client):
+    r = client.get("/")
+    assert r.headers["X-Frame-Options"] == "DENY" and "frame-ancestors 'none'" in r.headers["Content-Security-Policy"]
+
+
+def test_a_request_over_the_size_limit_is_a_json_413(client):
+    r = client.post("/api/session/load", data=b"x" * (5 * 2 ** 20), headers={**AUTH, "Content-Type": "application/json"})
+    assert r.status_code == 413 and "MB" in r.json["error"]
+
+
+def test_a_players_name_has_a_length_limit(client):
+    r = post(client, "/api/hand/start", {"seats": ["A" * 25, "Beat"]})
+    assert r.status_code == 400 and "24 characters" in r.json["error"]

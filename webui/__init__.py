@@ -9,12 +9,13 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, jsonify
 
 from engine.rules import HouseRules
 
 from .api import api
 from .camera import camera
+from .guard import PinGuard
 from .pages import pages
 from .store import Store
 from .table import TableService
@@ -30,9 +31,21 @@ def create_app(data_dir: str | Path = "runs/table", rules: HouseRules | None = N
     service = TableService(Store(data / "table.sqlite"), rules, pin, snapshots=data / "snapshots")
     app.extensions["table"] = service
     app.extensions["teach"] = Desk(data)
+    app.extensions["pin_guard"] = PinGuard()
 
     app.register_blueprint(pages)
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(camera)
     app.register_blueprint(teach)
+    app.after_request(_not_framed)
+    app.register_error_handler(413, lambda exc: (jsonify(error=f"the request is over the "
+                                                               f"{app.config['MAX_CONTENT_LENGTH'] // 2 ** 20} MB a page may send"), 413))
     return app
+
+
+def _not_framed(response):
+    """No other site may show the page in a frame (a tap there would be the host's)."""
+    response.headers.setdefault("X-Frame-Options", "DENY")
+    response.headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    return response

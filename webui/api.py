@@ -41,6 +41,7 @@ from .state import table_state
 from .table import TableService, dumps_state, export_json, ledger_csv, parse_history
 
 api = Blueprint("api", __name__)
+NAME_MAX = 24  # characters of a player's name: what fits a seat on the page
 
 
 class BadRequest(ValueError):
@@ -76,8 +77,9 @@ def writes(fn: Callable) -> Callable:
     @wraps(fn)
     def wrapper(*args, **kwargs):
         s = service()
-        if not s.check_pin(request.headers.get("X-Table-Pin")):
-            return jsonify(error="wrong or missing table PIN"), 403
+        refused = current_app.extensions["pin_guard"].refusal(s)
+        if refused:
+            return refused
         if not request.is_json:  # a form or a plain HTML page's post is no tap: it must never run as {}
             return jsonify(error="send the request as application/json"), 415
         body = request.get_json(silent=True)
@@ -167,6 +169,8 @@ def start_hand(body):
     seats = body.get("seats")
     if seats is not None and (not isinstance(seats, list) or not all(isinstance(x, str) and x.strip() for x in seats)):
         raise BadRequest("'seats' must be a list of player names, in play order")
+    if seats and any(len(x.strip()) > NAME_MAX for x in seats):
+        raise BadRequest(f"a player's name is at most {NAME_MAX} characters")
     dealer = body.get("dealer")
     if dealer is not None and not isinstance(dealer, str):
         raise BadRequest("'dealer' must be a player's name")

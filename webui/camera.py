@@ -94,8 +94,9 @@ def ask_crop(ask_id: int):
 def save_layout():
     """Zones drawn on the calibration screen, or ``{"mat": N}`` to use the printed mat for N seats."""
     s = _service()
-    if not s.check_pin(request.headers.get("X-Table-Pin")):
-        return jsonify(error="wrong or missing table PIN"), 403
+    refused = current_app.extensions["pin_guard"].refusal(s)
+    if refused:
+        return refused
     if not request.is_json:
         return jsonify(error="send the request as application/json"), 415
     body = request.get_json(silent=True)

@@ -61,8 +61,9 @@ def desk() -> Desk:
 def _writes(fn: Callable) -> Callable:
     """The table's PIN and a JSON object body (415 for any other kind, 400 for another JSON value)."""
     def wrapper(*args, **kwargs):
-        if not current_app.extensions["table"].check_pin(request.headers.get("X-Table-Pin")):
-            return jsonify(error="wrong or missing table PIN"), 403
+        refused = current_app.extensions["pin_guard"].refusal(current_app.extensions["table"])
+        if refused:
+            return refused
         sent = (request.content_length or 0) > 0
         if sent and not request.is_json:
             return jsonify(error="send the request as application/json"), 415

@@ -1,0 +1,49 @@
+"""The table's PIN at the door of every write, and the wait that makes guessing it hopeless.
+
+A 6-digit PIN tried at 550 guesses a second falls in half an hour; so after each wrong PIN from one
+client its next try waits twice as long as the last (1 s, 2 s, 4 s ...) and after ``LOCK_AFTER`` wrong
+tries in a row it is shut out for ``LOCKED_FOR``. A right PIN clears the count. Counted per client
+address, so a stranger's guessing never locks the table's own tablets out.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+
+from flask import jsonify, request
+
+FIRST_WAIT = 1.0  # seconds after the first wrong PIN; each further one doubles it
+LOCK_AFTER = 10  # wrong PINs in a row that shut a client out
+LOCKED_FOR = 3600.0  # seconds a client is shut out (or until the server is restarted)
+
+
+@dataclass
+class _Tries:
+    wrong: int = 0
+    not_before: float = 0.0
+
+
+@dataclass
+class PinGuard:
+    clock: callable = time.monotonic
+    _tries: dict[str, _Tries] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def refusal(self, service) -> tuple | None:
+        """None where the request may go on; else the JSON response that refuses it."""
+        who, given, now = request.remote_addr or "?", request.headers.get("X-Table-Pin"), self.clock()
+        with self._lock:
+            tries = self._tries.setdefault(who, _Tries())
+            if now < tries.not_before:
+                wait = tries.not_before - now
+                why = (f"locked after {LOCK_AFTER} wrong PINs: try again in {wait / 60:.0f} min or restart the server"
+                       if tries.wrong >= LOCK_AFTER else f"wrong PIN just now: try again in {wait:.0f} s")
+                return jsonify(error=why), 429, {"Retry-After": str(int(wait) + 1)}
+            if service.check_pin(given):
+                self._tries.pop(who, None)
+                return None
+            tries.wrong += 1
+            tries.not_before = now + (LOCKED_FOR if tries.wrong >= LOCK_AFTER else FIRST_WAIT * 2 ** (tries.wrong - 1))
+        return jsonify(error="wrong or missing table PIN"), 403
