@@ -21,6 +21,7 @@ from werkzeug.serving import make_server  # noqa: E402
 from webui import create_app  # noqa: E402
 
 PIN = "2468"
+RESTART_PIN = "1357"  # tests.test_server_restart's
 SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 
 
@@ -176,3 +177,39 @@ def test_setup_teaches_a_deck_card_by_card(page, server, tmp_path, monkeypatch):
         feeding.set()
     assert "Lay the 7 of hearts" in page.inner_text("#teach-next")
     page.screenshot(path=str(SHOTS / "setup-teach.png"), full_page=False)
+
+
+def test_pages_open_across_a_server_restart_reload_and_show_the_true_state(browser, tmp_path):
+    import signal
+    import time
+
+    from tests.test_server_restart import call, start
+
+    proc, url = start(tmp_path)
+    port = url.rsplit(":", 1)[1]
+    call(url, "/api/hand/start", {"seats": ["Anna", "Beat", "Cla"]})
+    pages = []
+    try:
+        for _ in range(2):
+            ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-GB")
+            ctx.add_init_script(f"sessionStorage.setItem('chratze-pin', '{RESTART_PIN}'); "
+                                "localStorage.setItem('chratze-lang', 'en');")
+            pg = ctx.new_page()
+            pg.goto(url + "/")
+            pg.wait_for_selector("#turn")
+            pg.evaluate("window.loadedBefore = true")
+            pages.append(pg)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        proc, url = start(tmp_path, port)  # the same table started again: a new epoch, its version from 1 again
+        call(url, "/api/upcard", {"card": "Kh"})
+        t0 = time.monotonic()
+        for pg in pages:
+            pg.wait_for_selector("#upcard[data-card='Kh']", timeout=10_000)
+            assert pg.evaluate("window.loadedBefore === undefined")  # it reloaded
+        print(f"both pages showed the restarted server's state {time.monotonic() - t0:.2f} s after its first write")
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        for pg in pages:
+            pg.context.close()

@@ -13,8 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PIN = "1357"
 
 
-def start(data: Path) -> tuple[subprocess.Popen, str]:
-    proc = subprocess.Popen([sys.executable, "-m", "chratze", "serve", "--host", "127.0.0.1", "--port", "0",
+def start(data: Path, port: str = "0") -> tuple[subprocess.Popen, str]:
+    proc = subprocess.Popen([sys.executable, "-m", "chratze", "serve", "--host", "127.0.0.1", "--port", port,
                              "--data", str(data), "--pin", PIN], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
     for line in proc.stdout:

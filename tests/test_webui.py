@@ -67,7 +67,7 @@ def test_anyone_may_read_the_state_without_the_pin(client):
 def test_the_live_stream_sends_the_state_as_a_server_sent_event(client):
     play_to_first_trick(client)
     body = client.get("/api/events?once=1").get_data(as_text=True)
-    assert body.startswith("id: ") and "event: state" in body
+    assert body.startswith("retry: 1000\n\nid: ") and "event: state" in body
     state = json.loads(body.split("data: ", 1)[1])
     assert state["hand"]["phase"] == "exchange" or state["hand"]["turn"] == "Beat"
 
@@ -389,3 +389,19 @@ def test_a_request_over_the_size_limit_is_a_json_413(client):
 def test_a_players_name_has_a_length_limit(client):
     r = post(client, "/api/hand/start", {"seats": ["A" * 25, "Beat"]})
     assert r.status_code == 400 and "24 characters" in r.json["error"]
+
+
+def test_a_write_from_a_page_of_an_earlier_server_start_is_refused(client):
+    epoch = client.get("/api/state").json["epoch"]
+    post(client, "/api/hand/start", {"seats": SEATS})
+    before = client.get("/api/state").json
+    r = post(client, "/api/undo", headers={**AUTH, "X-Table-Epoch": "0" * 12})
+    assert r.status_code == 409 and r.json["reload"] and "restarted" in r.json["error"]
+    assert client.get("/api/state").json["version"] == before["version"]
+    assert post(client, "/api/undo", headers={**AUTH, "X-Table-Epoch": epoch}).status_code == 200
+
+
+def test_every_server_start_has_its_own_epoch(data):
+    first = create_app(data, pin=PIN, testing=True).test_client().get("/api/state").json
+    second = create_app(data, pin=PIN, testing=True).test_client().get("/api/state").json
+    assert first["version"] == second["version"] and first["epoch"] != second["epoch"]

@@ -58,7 +58,7 @@ def state_now() -> dict[str, Any]:
     with s.lock:
         if s.state_cache is None or s.state_cache[0] != s.version:
             camera = s.watcher.status() if s.watcher is not None else None
-            s.state_cache = (s.version, table_state(s.session, s.version, camera, list(s.notices)))
+            s.state_cache = (s.version, {**table_state(s.session, s.version, camera, list(s.notices)), "epoch": s.epoch})
         return s.state_cache[1]
 
 
@@ -80,6 +80,10 @@ def writes(fn: Callable) -> Callable:
         refused = current_app.extensions["pin_guard"].refusal(s)
         if refused:
             return refused
+        epoch = request.headers.get("X-Table-Epoch")
+        if epoch and epoch != s.epoch:
+            return jsonify(error="the server was restarted since this page was loaded: it reloads now; "
+                                 "tap again if it is still needed", reload=True), 409
         if not request.is_json:  # a form or a plain HTML page's post is no tap: it must never run as {}
             return jsonify(error="send the request as application/json"), 415
         body = request.get_json(silent=True)
@@ -130,6 +134,7 @@ def events():
 
     def stream():
         version = -1
+        yield "retry: 1000\n\n"  # a page reconnects within a second of a server restart
         while True:
             new = s.wait(version, 15.0)
             if new == version:

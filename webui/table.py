@@ -9,6 +9,7 @@ thread and the page's taps take turns.
 from __future__ import annotations
 
 import json
+import secrets
 import threading
 import time
 from collections import deque
@@ -34,6 +35,9 @@ class TableService:
         self.lock = threading.RLock()
         self.changed = threading.Condition(self.lock)
         self.version = 1
+        # Each server start gets its own epoch: the version counter starts again at 1, so a page that
+        # saw another epoch reloads, and its writes (made against a state it no longer has) are refused.
+        self.epoch = secrets.token_hex(6)
         self.notices: deque = deque(maxlen=12)
         self.watcher = None  # vision.table.watch.Watcher while a camera runs
         self.camera_jpeg: bytes | None = None  # the last annotated frame

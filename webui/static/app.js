@@ -39,11 +39,13 @@ async function send(path, body) {
   let pin = sessionStorage.getItem("chratze-pin") || "";
   if (!pin) { pin = askPin(); if (!pin) return null; }
   body = Object.assign({ expect_hand: STATE ? STATE.hands_played : undefined }, body || {});
-  const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", "X-Table-Pin": pin },
+  const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", "X-Table-Pin": pin,
+                                                             "X-Table-Epoch": STATE && STATE.epoch ? STATE.epoch : "" },
                                   body: JSON.stringify(body) });
   const data = await res.json().catch(() => ({ error: res.statusText }));
   if (!res.ok) {
     if (res.status === 403) sessionStorage.removeItem("chratze-pin");
+    if (data.reload) { location.reload(); return null; }
     banner(data.error || res.statusText, "error");
     if (res.status === 409 && /moved on/.test(data.error || "")) refresh();
     return null;
@@ -80,6 +82,7 @@ function follow() {
   es.onerror = () => { live.className = "dot off"; };  // EventSource reconnects by itself
 }
 function render(state) {
+  if (state && STATE && state.epoch && STATE.epoch && state.epoch !== STATE.epoch) { location.reload(); return; }  // a restarted server
   if (!state || (STATE && state.version < STATE.version && state.hands_played === STATE.hands_played)) return;
   STATE = state;
   const fn = { table: renderTable, review: renderReview, ledger: renderLedger, camera: renderCamera, setup: renderSetup }[view];
