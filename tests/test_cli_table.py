@@ -52,3 +52,11 @@ def test_watch_with_an_answer_file_that_is_no_hand_history(capsys, tmp_path):
 def test_watch_with_an_answer_file_that_is_not_there(capsys, tmp_path):
     assert main(["watch", "--source", str(tmp_path), "--answers", str(tmp_path / "none.json")]) == 2
     assert "none.json" in capsys.readouterr().err
+
+
+def test_the_printed_address_is_a_numeric_one_a_tablet_can_reach():
+    import ipaddress
+
+    from webui.serve import lan_address
+
+    assert ipaddress.ip_address(lan_address()).version == 4

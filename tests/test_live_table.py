@@ -698,3 +698,27 @@ def test_the_demo_lets_a_question_stand_a_while_before_it_answers():
     assert slow(t.watcher, ask) is None  # asked 0.5 s ago: still on the page
     t.frames(80)
     assert slow(t.watcher, ask) == "9s"
+
+
+def test_snapshots_of_two_runs_never_share_a_name(tmp_path):
+    """A restarted camera (or a looping video) numbers its frames from 0 again; its snapshots must not
+    overwrite an earlier hand's evidence."""
+    import numpy as np
+
+    from engine.session import Session
+    from vision.table.live import LiveTable
+    from vision.table.sources import Frame
+    from vision.table.watch import Watcher
+
+    names = []
+
+    class Noting(Watcher):
+        def reads(self, reads, t, meta, sides=None):
+            names.append(meta["snapshot"])
+            return []
+
+    for _ in range(2):  # two runs, each from frame 0
+        table = LiveTable(Noting(Session(), None), lambda img: [], tmp_path)
+        for k in range(2):
+            table.process(Frame(np.zeros((48, 64, 3), np.uint8), k * 0.05, k))
+    assert len(names) == 4 and len(set(names)) == 4

@@ -405,3 +405,18 @@ def test_every_server_start_has_its_own_epoch(data):
     first = create_app(data, pin=PIN, testing=True).test_client().get("/api/state").json
     second = create_app(data, pin=PIN, testing=True).test_client().get("/api/state").json
     assert first["version"] == second["version"] and first["epoch"] != second["epoch"]
+
+
+def test_a_video_stream_with_no_picture_ends_instead_of_holding_a_thread(client, monkeypatch):
+    import sys
+    import threading
+
+    monkeypatch.setattr(sys.modules["webui.camera"], "NO_PICTURE_END", 0.3)
+    done = threading.Event()
+
+    def watch():
+        client.get("/camera.mjpg").get_data()
+        done.set()
+
+    threading.Thread(target=watch, daemon=True).start()
+    assert done.wait(10)

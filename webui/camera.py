@@ -31,25 +31,33 @@ def _service():
     return current_app.extensions["table"]
 
 
+NO_PICTURE_END = 5.0  # seconds a stream waits for a first picture before it ends (the page asks again)
+RESEND = 2.0  # seconds after which the last picture is sent again while no new one comes
+
+
 @camera.get("/camera.mjpg")
 def mjpeg():
+    """The annotated video. A stream writes at least every RESEND seconds, so a page that has gone is
+    noticed and its thread ends; with no picture at all it ends after NO_PICTURE_END."""
     s = _service()
     once = request.args.get("once") == "1"
+    if s.camera_jpeg is None and once:
+        return jsonify(error="no camera picture yet"), 404
 
     def frames():
-        last = None
+        last, sent_at, start = None, 0.0, time.monotonic()
         while True:
-            jpeg = s.camera_jpeg
-            if jpeg is not None and jpeg is not last:
-                last = jpeg
+            jpeg, now = s.camera_jpeg, time.monotonic()
+            if jpeg is None and now - start > NO_PICTURE_END:
+                return
+            if jpeg is not None and (jpeg is not last or now - sent_at > RESEND):
+                last, sent_at = jpeg, now
                 yield b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: " + str(len(jpeg)).encode() + \
                     b"\r\n\r\n" + jpeg + b"\r\n"
                 if once:
                     return
             time.sleep(0.05)
 
-    if s.camera_jpeg is None and once:
-        return jsonify(error="no camera picture yet"), 404
     return Response(frames(), mimetype="multipart/x-mixed-replace; boundary=frame")
 
 

@@ -48,7 +48,7 @@ def serve(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"chratze serve: cannot listen on {args.host}:{args.port}: {exc.strerror}", file=sys.stderr)
         return 2
-    host = socket.gethostname() if args.host in ("0.0.0.0", "::") else args.host
+    host = lan_address() if args.host in ("0.0.0.0", "::") else args.host
     print(f"Chratze table page: http://{host}:{server.server_port}/   (this machine: http://127.0.0.1:{server.server_port}/)")
     print(f"Table PIN for changes: {service.pin}" if service.pin else
           "No PIN (--no-pin): anyone who reaches this page can change the record", flush=True)
@@ -57,6 +57,17 @@ def serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def lan_address() -> str:
+    """This machine's address on the local network, which a tablet can reach (it often cannot resolve
+    the bare host name). A UDP socket 'connected' to a documentation address sends nothing."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+            return probe.getsockname()[0]
+        except OSError:  # no network at all: this machine alone
+            return "127.0.0.1"
 
 
 def _webcam_present() -> bool:

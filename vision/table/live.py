@@ -9,6 +9,7 @@ for a person at the tablet).
 
 from __future__ import annotations
 
+import secrets
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -39,6 +40,9 @@ class LiveTable:
         self.set_layout(watcher.layout)
         self.keep_annotated = keep_annotated
         self.annotated: np.ndarray | None = None
+        # Snapshots are named by this run and a count that never starts again (a looping video's frame
+        # numbers do, and so does every run's): an earlier hand's evidence is never overwritten.
+        self.run, self.processed = f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}", 0
         self.timing = Timing()
 
     def set_layout(self, layout: TableLayout | None) -> None:
@@ -52,8 +56,9 @@ class LiveTable:
         if self.mat is not None:
             self.watcher.to_mat = self.mat(frame.image)
         meta = {"frame": frame.index}
+        self.processed += 1
         if self.snapshots is not None:
-            meta["snapshot"] = f"f{frame.index:06d}.jpg"
+            meta["snapshot"] = f"{self.run}-{self.processed:07d}.jpg"
         notices = self.watcher.reads(reads, frame.t, meta, sides_in(frame.image))
         if self.snapshots is not None and any(n.kind in ("recorded", "ask") for n in notices):
             save_snapshot(self.snapshots, frame.image, meta["snapshot"])

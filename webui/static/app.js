@@ -272,7 +272,8 @@ function renderCamera(s) {
   fetch("/api/layout").then(r => r.json()).then(l => { if (l.space === "image") CALIB.zones = l.zones || {}; draw(); });
   app.replaceChildren(
     h("p", {}, h("b", {}, `${t("camera")}: `), h("span", { id: "cam-state" }, s.camera ? `${s.camera.state} ${s.camera.reason}` : "–")),
-    h("img", { src: "/camera.mjpg", class: "mjpeg", alt: "camera" }),
+    h("img", { src: "/camera.mjpg", class: "mjpeg", alt: "camera",  // a stream that ended (no picture yet) is asked again
+               onerror: ev => setTimeout(() => { ev.target.src = "/camera.mjpg?" + Date.now(); }, 3000) }),
     h("h2", {}, t("calibrate")),
     h("p", {}, h("button", { onclick: () => { img.src = "/camera/frame.jpg?" + Date.now(); } }, "Snapshot"),
       h("button", { onclick: () => { const name = prompt(t("zone_name")); if (name && CALIB.points.length >= 3) { CALIB.zones[name] = CALIB.points; } CALIB.points = []; draw(); } }, "+ Zone"),
