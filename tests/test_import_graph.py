@@ -21,7 +21,7 @@ ALLOWED = {
     "datasets": {"engine", "vision.recognize", "datasets"},
     "vision.table": {"engine", "vision.recognize", "vision.table"},
     "vision.teach": {"engine", "vision.recognize", "vision.teach"},
-    "vision.training": {"engine", "vision.recognize", "datasets", "vision.training"},
+    "vision.training": {"engine", "vision.recognize", "vision.teach", "datasets", "vision.training"},
     "webui": {"engine", "vision.recognize", "vision.table", "vision.teach", "webui"},
     "chratze": {"engine", "vision.recognize", "vision.table", "vision.teach", "vision.training", "datasets", "webui",
                 "chratze"},

@@ -275,3 +275,20 @@ def test_teach_from_the_camera_takes_a_card_once_it_lies_still(french, tmp_path,
     assert "lay the 6 of hearts (6h) alone on the trump spot" in out and "taken: 6 of hearts" in out
     assert "lay the 7 of hearts" in out and "no more frames" in out
     assert list(Teaching("ours").captured()) == ["6h"]
+
+
+@pytest.mark.slow
+def test_a_deck_taught_whole_reads_with_its_own_classifier(learned, rec, french, monkeypatch):
+    pytest.importorskip("torch", reason="--whole needs the training extra")
+    from vision.training.deck_finetune import finetune
+
+    data, _ = learned
+    monkeypatch.setenv("CHRATZE_DATA", str(data))
+    profile = finetune(Teaching("scans"), rec, QUICK, epochs=1)
+    deck = load_deck("scans")
+    assert deck.own_classifier and deck.classifier_path == deck_folder("scans") / "classifier.onnx"
+    assert profile.figures["whole"] and 0 <= profile.figures["profile_right"] <= 1
+    with_deck = Recognizer(settings=PHOTO, deck=deck)
+    assert with_deck.cls_path == deck.classifier_path and with_deck.deck is None
+    found = with_deck(_frame(french["9h"], 3))
+    assert len(found) == 1 and found[0].card in deck.codes

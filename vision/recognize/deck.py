@@ -4,6 +4,8 @@ A deck profile keeps the shipped networks as they are and adds one thing: a new 
 classifier, learned from the pack's captures. The classifier's features (its 1280 numbers before
 its last layer) still come from the shipped network; the profile maps them to the pack's cards.
 Whether a card lies face down stays the shipped network's call, since a profile is taught faces only.
+Where the training stack is installed, ``chratze teach --whole`` fine-tunes the whole classifier
+instead, and the deck carries its own copy of it (``classifier.onnx``), read in place of the shipped one.
 
 A profile lives in the user's data folder (:func:`decks_dir`), never in ``models/``: a folder per
 deck with its captures, ``head.npz`` (the layer) and ``deck.json`` (pack, figures, the classifier it
@@ -25,6 +27,7 @@ import onnx
 
 from .models import CLASSIFIER
 
+OWN_CLASSIFIER = "classifier.onnx"  # a deck's whole fine-tuned classifier, where it has one
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")  # a deck's name is its folder's name
 
 
@@ -78,8 +81,15 @@ class DeckProfile:
     codes: list[str]
     weights: np.ndarray  # len(codes) x features
     bias: np.ndarray  # len(codes)
-    classifier: str  # digest of the classifier whose features it reads
+    classifier: str  # digest of the shipped classifier it was learned from
     figures: dict = field(default_factory=dict)  # what teaching measured (deck.json)
+    own_classifier: bool = False  # the whole classifier fine-tuned (classifier.onnx beside it), no layer
+    folder: Path | None = None  # where it was loaded from
+
+    @property
+    def classifier_path(self) -> Path | None:
+        """The deck's own classifier, where the whole network was fine-tuned for it."""
+        return self.folder / OWN_CLASSIFIER if self.own_classifier and self.folder is not None else None
 
     def faces(self, features: np.ndarray) -> np.ndarray:
         """Probabilities over ``codes``, a row per crop."""
@@ -99,26 +109,40 @@ class DeckProfile:
             out[:, back] = down
         return out
 
-    def save(self, folder: Path) -> None:
+    def save(self, folder: Path, own_classifier: bytes | None = None) -> None:
+        """The layer (or ``own_classifier``, a whole fine-tuned network's ONNX) first, then deck.json:
+        a crash leaves the old pair, or new weights the old figures name, never half a file."""
         folder.mkdir(parents=True, exist_ok=True)
-        tmp = folder / "head.tmp.npz"
-        np.savez(tmp, weights=self.weights, bias=self.bias)
+        self.own_classifier = own_classifier is not None
+        if own_classifier is not None:
+            (folder / "classifier.tmp").write_bytes(own_classifier)
+            (folder / "classifier.tmp").replace(folder / OWN_CLASSIFIER)
+        else:
+            tmp = folder / "head.tmp.npz"
+            np.savez(tmp, weights=self.weights, bias=self.bias)
+            tmp.replace(folder / "head.npz")
         meta = {"name": self.name, "pack": self.pack, "codes": self.codes, "classifier": self.classifier,
-                "figures": self.figures}
+                "own_classifier": self.own_classifier, "figures": self.figures}
         (folder / "deck.json.tmp").write_text(json.dumps(meta, indent=1), encoding="utf-8")
-        tmp.replace(folder / "head.npz")  # the layer first, then what describes it: a crash leaves the old pair or
-        (folder / "deck.json.tmp").replace(folder / "deck.json")  # a new layer the old figures name, never half a file
+        (folder / "deck.json.tmp").replace(folder / "deck.json")
+        self.folder = folder
 
     @classmethod
     def load(cls, folder: Path) -> "DeckProfile":
-        meta_path, head_path = folder / "deck.json", folder / "head.npz"
-        if not meta_path.is_file() or not head_path.is_file():
+        meta_path = folder / "deck.json"
+        if not meta_path.is_file():
             raise DeckError(f"deck {folder.name!r} has not been learned yet (no {meta_path.name} in {folder}): "
                             f"run `chratze teach {folder.name} ...` to the end")
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        with np.load(head_path) as head:
-            return cls(meta["name"], meta["pack"], list(meta["codes"]), head["weights"], head["bias"],
-                       meta["classifier"], meta.get("figures", {}))
+        own = bool(meta.get("own_classifier"))
+        weights = bias = np.zeros((0,), np.float32)
+        if own and not (folder / OWN_CLASSIFIER).is_file() or not own and not (folder / "head.npz").is_file():
+            raise DeckError(f"deck {folder.name!r} is incomplete in {folder}: teach it again (`--relearn`)")
+        if not own:
+            with np.load(folder / "head.npz") as head:
+                weights, bias = head["weights"], head["bias"]
+        return cls(meta["name"], meta["pack"], list(meta["codes"]), weights, bias, meta["classifier"],
+                   meta.get("figures", {}), own, folder)
 
 
 def load_deck(name: str, classifier: Path = CLASSIFIER) -> DeckProfile:

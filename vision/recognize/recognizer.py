@@ -159,6 +159,9 @@ class Recognizer:
         self.det_path, self.threads = Path(detector), threads
         self.fit_input = s.fit_input  # cleared where the detector's graph cannot be resized
         self._sized: dict[tuple[int, int], object] = {}  # the detector's sessions at other input sizes
+        own = deck.classifier_path if deck is not None else None  # a deck with its own whole classifier
+        deck = None if own else deck  # ... needs no layer of its own
+        classifier = own or Path(classifier)
         self.deck, self.cls_path, self._features = deck, Path(classifier), None
         self.cls = _session(with_features(Path(classifier)) if deck else Path(classifier), threads)
         self.corners = _corner_session(Path(corners), threads) if corners else None

@@ -51,13 +51,17 @@ def learn(name: str, pack: Pack, captures: dict[str, list[Capture]], recognizer,
     w0, b0 = _start(pack, recognizer)
     w, b = fit(train.features, train.labels, w0, b0, settings, progress)
     profile = DeckProfile(name, pack.name, list(pack.codes), w, b, classifier_digest(recognizer.cls_path))
-    profile.figures = figures(pack, profile, check, recognizer.names)
+    profile.figures = figures(pack, profile.faces(check.features), check, recognizer.names)
     profile.figures["nearest_right"] = nearest_right(train, check)
-    ours, shipped = profile.figures["profile_right"], profile.figures["shipped_right"]
+    refuse_if_worse(name, profile.figures)
+    return profile
+
+
+def refuse_if_worse(name: str, figures: dict) -> None:
+    ours, shipped = figures["profile_right"], figures["shipped_right"]
     if ours < shipped:
         raise Refused(f"deck {name!r} not kept: it reads {ours:.1%} of its own check views right, the shipped "
-                      f"network {shipped:.1%}; retake the cards named in the figures", profile.figures)
-    return profile
+                      f"network {shipped:.1%}; retake the cards named in the figures", figures)
 
 
 def _views(pack: Pack, captures: dict[str, list[Capture]], recognizer, per: int, rng: np.random.Generator,
@@ -115,10 +119,10 @@ def nearest_right(train: Views, check: Views) -> float:
     return round(float(((unit(check.features) @ centres.T).argmax(axis=1) == check.labels).mean()), 4)
 
 
-def figures(pack: Pack, profile: DeckProfile, check: Views, names: list[str]) -> dict:
+def figures(pack: Pack, probs: np.ndarray, check: Views, names: list[str]) -> dict:
     """How surely each card is told from its look-alikes on the check views: the share read right by
-    the profile and by the shipped network, and for each card the look-alike most often taken for it."""
-    probs = profile.faces(check.features)
+    the deck (``probs``: its read of each check view over the pack's codes) and by the shipped network,
+    and for each card the look-alike most often taken for it."""
     ours = probs.argmax(axis=1)
     truth = [names.index(pack.codes[i]) for i in check.labels]
     shipped_right = check.shipped.argmax(axis=1) == np.array(truth)
