@@ -54,6 +54,7 @@ bench: $(ALL_STAMP)
 	$(BIN)/python benchmarks/false_boxes.py
 	$(BIN)/python benchmarks/stacking.py --scenes 400
 	$(BIN)/python benchmarks/live_table.py --hands 20
+	$(BIN)/python benchmarks/teach_deck.py --hands 20
 	$(BIN)/python benchmarks/page_load.py --viewers 20 --hands 4
 
 # Regenerate the synthetic data and retrain both stages (CPU, or DEVICE=0 on a GPU). Fetches the

@@ -26,6 +26,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chratze.options import model_options, recognizer_from  # noqa: E402
 from datasets.art import SCANNED_PACKS, scanned_pack  # noqa: E402
+from datasets.fetched import load as load_fetched  # noqa: E402
 from datasets.held_out import HELD_OUT_SEED, TUNING, WORLDS, World  # noqa: E402
 from datasets.virtual_table import render_hand, table_events  # noqa: E402
 from engine.events import CardCorrected, CardPlayed, UpcardShown  # noqa: E402
@@ -49,12 +51,18 @@ from vision.table.watch import Watcher  # noqa: E402
 
 
 def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False, world: World = TUNING,
-             tracker: dict | None = None) -> dict:
+             tracker: dict | None = None, pack: str | None = None) -> dict:
+    """One hand; ``pack``: a fetched pack (datasets.fetched) played as it is, not reprinted: a table's own."""
     sim = simulate_hand(random.Random(seed), players=3 + seed % 4, illegal_rate=0.1)
     record = table_events(sim.events)
-    pack = SCANNED_PACKS[seed % 2]
     draw = world.draw(seed) if world.held_out else None
-    vh = render_hand(record, scanned_pack(pack), seed=seed, pile=pile, draw=draw)
+    if pack:
+        faces = load_fetched(pack)
+        draw = replace(draw, reprint=False) if draw else None
+    else:
+        pack = SCANNED_PACKS[seed % 2]
+        faces = scanned_pack(pack)
+    vh = render_hand(record, faces, seed=seed, pile=pile, draw=draw)
     frames = vh.frames()  # rendered as they are read; only processing is timed
     session = Session()
     watcher = Watcher(session, TableLayout.from_dict({"zones": vh.zones}) if zones else None, Stabilizer(**(tracker or {})))
@@ -134,6 +142,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--ask-support", type=float, help="the tracker's ask_support (tuning world only: what to ask)")
     ap.add_argument("--dump", help="write each camera event and ask (how sure, whether right) to this JSONL file")
     ap.add_argument("--reuse", type=int, default=2, help="frames a still card keeps its class (0: classify every frame)")
+    ap.add_argument("--pack", help="play every hand with this fetched pack as it is (e.g. kennard, which no network "
+                                   "saw: python -m datasets.fetched); default: the Swiss scans, reprinted in held-out")
     ap.add_argument("--verbose", action="store_true")
     model_options(ap)
     args = ap.parse_args(argv)
@@ -148,7 +158,7 @@ def main(argv: list[str] | None = None) -> None:
     for seed in range(first, first + args.hands):
         pile = args.pile or (args.mix and (seed - first) // 2 % 2 == 1)
         tracker = {} if args.ask_support is None else {"ask_support": args.ask_support}
-        r = one_hand(seed, args.reader, recognizer, not (args.no_zones or pile), pile, world, tracker)
+        r = one_hand(seed, args.reader, recognizer, not (args.no_zones or pile), pile, world, tracker, args.pack)
         rows.append(r)
         if dump:
             for e in r["events"]:
@@ -168,7 +178,8 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"    {d}")
     lat = [x for r in rows for x in r["latency"]]
     same = sum(r["same"] for r in rows)
-    print(f"\nworld: {world.name}; reader: {args.reader}; zones: {not (args.no_zones or args.pile)}; pile: "
+    print(f"\nworld: {world.name}; pack: {args.pack or 'the Swiss scans'}; deck: {args.deck or 'none'}; "
+          f"reader: {args.reader}; zones: {not (args.no_zones or args.pile)}; pile: "
           f"{'half' if args.mix else args.pile}; reuse: {args.reuse}; {len(rows)} hands in {time.time() - t0:.0f} s")
     print(f"same result as the record: {same}/{len(rows)}")
     print(f"hands with a wrong card event: {sum(r['wrong'] > 0 for r in rows)}  (bar: 0); "
