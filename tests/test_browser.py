@@ -157,6 +157,8 @@ def test_setup_teaches_a_deck_card_by_card(page, server, tmp_path, monkeypatch):
     app.extensions["table"].camera_raw = cv2.imencode(".jpg", rgb[..., ::-1])[1].tobytes()
     page.goto(url + "/setup")
     page.wait_for_selector("#teach h2")
+    page.wait_for_function("document.getElementById('join-url').textContent.startsWith('http://')")
+    assert page.evaluate("document.getElementById('join-qr').naturalWidth") > 100  # the QR code drawn
     page.fill("#deck-name", "ours")
     page.select_option("#deck-pack", "swiss-french")
     page.get_by_role("button", name="Start teaching").click()

@@ -57,6 +57,6 @@ def test_watch_with_an_answer_file_that_is_not_there(capsys, tmp_path):
 def test_the_printed_address_is_a_numeric_one_a_tablet_can_reach():
     import ipaddress
 
-    from webui.serve import lan_address
+    from webui.join import lan_address
 
     assert ipaddress.ip_address(lan_address()).version == 4

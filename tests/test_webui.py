@@ -420,3 +420,13 @@ def test_a_video_stream_with_no_picture_ends_instead_of_holding_a_thread(client,
 
     threading.Thread(target=watch, daemon=True).start()
     assert done.wait(10)
+
+
+def test_other_tablets_join_by_a_qr_code_of_the_tables_lan_address(client):
+    import ipaddress
+
+    url = client.get("/api/join", base_url="http://localhost:8123").json["url"]
+    host, port = url.removeprefix("http://").rstrip("/").split(":")
+    assert ipaddress.ip_address(host).version == 4 and port == "8123"
+    svg = client.get("/join.svg", base_url="http://localhost:8123")
+    assert svg.mimetype == "image/svg+xml" and b"<svg" in svg.data[:300]

@@ -16,6 +16,7 @@ from engine.rules import HouseRules
 from .api import api
 from .camera import camera
 from .guard import PinGuard
+from .join import join
 from .pages import pages
 from .store import Store
 from .table import TableService
@@ -37,6 +38,7 @@ def create_app(data_dir: str | Path = "runs/table", rules: HouseRules | None = N
     app.register_blueprint(api, url_prefix="/api")
     app.register_blueprint(camera)
     app.register_blueprint(teach)
+    app.register_blueprint(join)
     app.after_request(_not_framed)
     app.register_error_handler(413, lambda exc: (jsonify(error=f"the request is over the "
                                                                f"{app.config['MAX_CONTENT_LENGTH'] // 2 ** 20} MB a page may send"), 413))

@@ -23,6 +23,7 @@ from vision.table.virtual import EXAMPLE, render_record_hand, write_virtual_tabl
 
 from . import create_app
 from .camera import CameraRunner
+from .join import lan_address
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -57,17 +58,6 @@ def serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     return 0
-
-
-def lan_address() -> str:
-    """This machine's address on the local network, which a tablet can reach (it often cannot resolve
-    the bare host name). A UDP socket 'connected' to a documentation address sends nothing."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))
-            return probe.getsockname()[0]
-        except OSError:  # no network at all: this machine alone
-            return "127.0.0.1"
 
 
 def _webcam_present() -> bool:

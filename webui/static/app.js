@@ -293,7 +293,10 @@ function renderSetup(s) {
       send("/api/session/new", { rules: parsed });
     } }, t("new_session")),
     h("p", { class: "muted" }, "PIN: ", h("button", { onclick: askPin }, t("pin"))),
+    h("section", { id: "join" }, h("h2", {}, t("join")), h("img", { src: "/join.svg", alt: "QR", width: "200", id: "join-qr" }),
+      h("p", { id: "join-url" })),
     h("section", { id: "teach" }));
+  fetch("/api/join").then(r => r.json()).then(j => { document.getElementById("join-url").textContent = j.url; });
   loadTeach();
 }
 

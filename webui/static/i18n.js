@@ -23,7 +23,7 @@ const I18N = {
     calibrate: "Zonen einzeichnen", save_zones: "Zonen speichern", use_mat: "Gedruckte Matte verwenden", zone_name: "Zone (upcard, 1, 2 … oder Name):",
     susi: "Susi", passed_out: "Niemand chratzt", made: "geschafft", failed: "nicht geschafft", played_by: "gespielt von",
     the_play: "Der Zug", the_proof: "Der Beweis", review_hand: "Spiel", wrong_pin: "Falsche PIN", hands_played: "Gespielte Spiele",
-    teach_title: "Kartenspiel einlernen", teach_name: "Name des Kartenspiels", teach_start: "Einlernen beginnen",
+    join: "Weitere Tablets und Handys: scannen", teach_title: "Kartenspiel einlernen", teach_name: "Name des Kartenspiels", teach_start: "Einlernen beginnen",
     teach_lay: "Lege {c} allein auf den Trumpfplatz", teach_take: "Aufnehmen", teach_retake: "Neu aufnehmen",
     teach_learn: "Lernen", teach_learning: "Lernt…", teach_kept: "Gelernt und gespeichert.", teach_reads: "liest richtig",
     teach_shipped: "ohne Einlernen", teach_not_learned: "noch nicht gelernt", teach_use: "Heute verwenden",
@@ -32,7 +32,7 @@ const I18N = {
   },
   en: {
     nav_table: "Table", nav_review: "Review", nav_ledger: "Ledger", nav_camera: "Camera", nav_setup: "Setup",
-    teach_title: "Teach a deck", teach_name: "The deck's name", teach_start: "Start teaching",
+    join: "Other tablets and phones: scan to join", teach_title: "Teach a deck", teach_name: "The deck's name", teach_start: "Start teaching",
     teach_lay: "Lay the {c} alone on the trump spot", teach_take: "Take it", teach_retake: "Retake",
     teach_learn: "Learn", teach_learning: "Learning…", teach_kept: "Learned and kept.", teach_reads: "reads right",
     teach_shipped: "untaught", teach_not_learned: "not learned yet", teach_use: "Use this evening",
