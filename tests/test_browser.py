@@ -215,3 +215,20 @@ def test_pages_open_across_a_server_restart_reload_and_show_the_true_state(brows
         proc.wait()
         for pg in pages:
             pg.context.close()
+
+
+def test_the_cameras_notices_and_state_speak_german(page, server):
+    from vision.table.watch import Notice
+
+    url, app = server
+    s = app.extensions["table"]
+    with s.lock:
+        s.note([Notice("recorded", "Cla plays 9h", {"position": 7, "event": {"type": "card_played", "player": "Cla",
+                                                                               "card": "9h"}}),
+                Notice("camera", "camera back", {"state": "ok"})])
+        s.bump()
+    page.add_init_script("localStorage.setItem('chratze-lang', 'de');")
+    page.goto(url + "/")
+    page.wait_for_selector("ul.notices")
+    text = page.inner_text("ul.notices")
+    assert "Cla spielt 9h" in text and "Kamera wieder da" in text and "plays" not in text

@@ -92,7 +92,7 @@ class TableService:
 
     def note(self, notices) -> None:
         for n in notices:
-            self.notices.append({"kind": n.kind, "text": n.text, "at": _now()})
+            self.notices.append({"kind": n.kind, "text": n.text, "data": n.data, "at": _now()})  # data: the page words it
 
     def wait(self, version: int, timeout: float) -> int:
         """Block until the state is newer than ``version`` (or the timeout); returns the version."""

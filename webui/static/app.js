@@ -70,6 +70,23 @@ function pickCard(title, onPick, exclude) {
   dlg.showModal();
 }
 
+// The camera's notices in the page's language, from their data; the server's English where none fits.
+function noticeText(n) {
+  const d = n.data || {}, ev = d.event || {};
+  const fill = (key, vars) => t(key).replace(/\{(\w+)\}/g, (_, k) => vars[k]);
+  if (n.kind === "recorded") {
+    if (ev.type === "card_played") return fill("n_plays", { p: ev.player, c: ev.card });
+    if (ev.type === "upcard_shown") return fill("n_upcard", { c: ev.card });
+    if (ev.type === "hand_started") return fill("n_hand", { p: ev.dealer });
+    if (ev.type === "card_corrected") return fill("n_corrected", { n: ev.target, c: ev.card });
+    if (ev.type === "bid") return `${ev.player} ${t("says")} ${t("bid_" + ev.bid)}`;
+    if (ev.type === "exchange") return `${ev.player} ${t("exchange")} ${ev.count}`;
+  }
+  if (n.kind === "gathered" && d.winner) return fill("n_gathered", { n: d.trick, p: d.winner });
+  if (n.kind === "camera" && d.state) return t(d.state === "lost" ? "camera_lost" : "camera_back");
+  return n.text;
+}
+
 // ------------------------------------------------------------------ live updates
 async function refresh() {
   const res = await fetch("/api/state");
@@ -109,7 +126,7 @@ function renderTable(s) {
   }
   if (s.camera) parts.push(...askPanel(s.camera), cameraPanel(s.camera));
   parts.push(controls(s));
-  if (s.notices.length) parts.push(h("ul", { class: "notices" }, s.notices.slice(-4).reverse().map(n => h("li", { class: n.kind }, n.text))));
+  if (s.notices.length) parts.push(h("ul", { class: "notices" }, s.notices.slice(-4).reverse().map(n => h("li", { class: n.kind }, noticeText(n)))));
   app.replaceChildren(...parts);
 }
 function trickPanel(hand) {
@@ -249,7 +266,7 @@ function renderLedger(s) {
 
 // ------------------------------------------------------------------ camera and calibration
 function renderCamera(s) {
-  if (app.dataset.built) { app.querySelector("#cam-state").textContent = s.camera ? `${s.camera.state} ${s.camera.reason}` : "–"; return; }
+  if (app.dataset.built) { app.querySelector("#cam-state").textContent = s.camera ? `${t("cam_" + s.camera.state)} ${s.camera.reason}` : "–"; return; }
   app.dataset.built = "1";
   const canvas = h("canvas", { id: "calib", width: 640, height: 480 });
   const img = new Image();
@@ -271,7 +288,7 @@ function renderCamera(s) {
   });
   fetch("/api/layout").then(r => r.json()).then(l => { if (l.space === "image") CALIB.zones = l.zones || {}; draw(); });
   app.replaceChildren(
-    h("p", {}, h("b", {}, `${t("camera")}: `), h("span", { id: "cam-state" }, s.camera ? `${s.camera.state} ${s.camera.reason}` : "–")),
+    h("p", {}, h("b", {}, `${t("camera")}: `), h("span", { id: "cam-state" }, s.camera ? `${t("cam_" + s.camera.state)} ${s.camera.reason}` : "–")),
     h("img", { src: "/camera.mjpg", class: "mjpeg", alt: "camera",  // a stream that ended (no picture yet) is asked again
                onerror: ev => setTimeout(() => { ev.target.src = "/camera.mjpg?" + Date.now(); }, 3000) }),
     h("h2", {}, t("calibrate")),
