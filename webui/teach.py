@@ -113,7 +113,7 @@ def status():
 def start(body: dict):
     d = desk()
     name, pack = body.get("name"), body.get("pack")
-    if not isinstance(name, str) or (pack is not None and pack not in PACKS):
+    if not isinstance(name, str) or (pack is not None and (not isinstance(pack, str) or pack not in PACKS)):
         return jsonify(error=f"'name' must be a deck's name and 'pack' one of {', '.join(PACKS)}"), 400
     try:
         teaching = Teaching(name.strip(), pack)
@@ -135,7 +135,7 @@ def take(body: dict):
     if t is None:
         return jsonify(error="start a deck first (its name and its pack)"), 409
     code = body.get("code")
-    if code not in t.pack.codes:
+    if not isinstance(code, str) or code not in t.pack.codes:
         return jsonify(error=f"'code' must be a card of the {t.pack.title} pack"), 400
     if table.camera_raw is None:
         return jsonify(error="no camera picture: start the server with a camera (chratze serve --source 0)"), 409

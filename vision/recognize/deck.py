@@ -42,7 +42,7 @@ def decks_dir() -> Path:
 
 
 def deck_folder(name: str) -> Path:
-    if not NAME.match(name or ""):
+    if not isinstance(name, str) or not NAME.match(name):
         raise DeckError(f"deck name {name!r}: use 1-40 letters, digits, '-', '_' or '.', starting with a letter or digit")
     return decks_dir() / name
 
