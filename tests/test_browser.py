@@ -232,3 +232,48 @@ def test_the_cameras_notices_and_state_speak_german(page, server):
     page.wait_for_selector("ul.notices")
     text = page.inner_text("ul.notices")
     assert "Cla spielt 9h" in text and "Kamera wieder da" in text and "plays" not in text
+
+
+def _on_screen(page, selector: str, height: int = 768) -> bool:
+    box = page.locator(selector).first.bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
+
+
+def test_a_landscape_tablet_shows_the_live_state_and_the_taps_on_one_screen_through_a_hand(browser, tmp_path):
+    srv = make_server("127.0.0.1", 0, create_app(tmp_path, pin=PIN), threaded=True)  # a table of its own
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{srv.server_port}"
+    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-GB")
+    ctx.add_init_script(f"sessionStorage.setItem('chratze-pin', '{PIN}'); localStorage.setItem('chratze-lang', 'en');")
+    page = ctx.new_page()
+    try:
+        page.goto(url + "/")
+        page.wait_for_selector("#seats")
+        page.fill("#seats", "Anna, Beat, Cla, Doris")
+        page.click("#start")
+        page.click("#set-upcard")
+        pick(page, "Kh")
+        page.wait_for_selector("#upcard[data-card='Kh']")
+        assert _on_screen(page, ".bids") and _on_screen(page, "#pot")
+        for p, b in (("Beat", "chratze"), ("Cla", "metcho"), ("Doris", "metcho"), ("Anna", "weg")):
+            tap_bid(page, p, b)
+        for _ in range(3):
+            page.locator(".exchange button[data-count='0']").click()
+            page.wait_for_timeout(150)
+        for k, code in enumerate(["9h", "Th", "Ah", "6h", "7h", "8h", "7s", "As", "Qs", "8c", "9c", "Tc"]):
+            page.wait_for_selector("#play")
+            assert _on_screen(page, "#play") and _on_screen(page, "#undo") and _on_screen(page, "#trick"), k
+            assert _on_screen(page, "#pot") and _on_screen(page, "#turn") and _on_screen(page, "#targets"), k
+            if k == 9:
+                page.screenshot(path=str(SHOTS / "table-landscape-trick4.png"))
+            page.click("#play")
+            pick(page, code)
+            page.wait_for_selector(f"#app [data-card='{code}']")
+        page.wait_for_selector("#settlement")
+        assert _on_screen(page, "#settlement") and _on_screen(page, "#start") and _on_screen(page, "#tricks")
+        assert page.locator("#trick").count() == 0  # no empty seats under "Trick 4" after the hand
+        assert "Beat" in page.locator("#tricks .by").first.inner_text()  # who played which card
+        page.screenshot(path=str(SHOTS / "table-landscape-settled.png"))
+    finally:
+        ctx.close()
+        srv.shutdown()

@@ -115,19 +115,23 @@ function renderTable(s) {
     hand ? h("div", { class: "big trump" }, h("label", {}, t("trump")),
       hand.upcards.length ? cardEl(hand.upcards[hand.upcards.length - 1], { id: "upcard" }) : h("b", {}, "–")) : null,
     hand ? h("div", { class: "big turn" }, h("label", {}, t("turn")), h("b", { id: "turn" }, hand.turn || "–")) : null);
-  const parts = [top];
-  if (!hand) parts.push(h("p", { class: "muted" }, t("no_hand")));
+  // Two columns on a landscape tablet (the live state left; the targets, settlement and taps right), one
+  // column upright: the whole live state and the tap controls on one screen through a whole hand.
+  const live = [top], side = [];
+  if (!hand) live.push(h("p", { class: "muted" }, t("no_hand")));
   else {
-    parts.push(h("p", { class: "line" }, `${t("hand")} ${hand.hand} · ${t("dealer")} ${hand.dealer} · `,
+    live.push(h("p", { class: "line" }, `${t("hand")} ${hand.hand} · ${t("dealer")} ${hand.dealer} · `,
       h("span", { id: "phase" }, t("phase_" + hand.phase)),
       hand.chratzer ? ` · Chratzer ${hand.chratzer}` : "", hand.blind ? ` · ${t("bid_" + hand.blind)}` : ""));
-    parts.push(trickPanel(hand), targetsPanel(hand));
-    if (hand.phase === "done") parts.push(settlementPanel(hand.settlement));
+    live.push(trickPanel(hand));
+    side.push(targetsPanel(hand));
+    if (hand.phase === "done") side.push(settlementPanel(hand.settlement));
   }
-  if (s.camera) parts.push(...askPanel(s.camera), cameraPanel(s.camera));
-  parts.push(controls(s));
-  if (s.notices.length) parts.push(h("ul", { class: "notices" }, s.notices.slice(-4).reverse().map(n => h("li", { class: n.kind }, noticeText(n)))));
-  app.replaceChildren(...parts);
+  if (s.camera) live.push(...askPanel(s.camera), cameraPanel(s.camera));
+  side.push(controls(s));
+  if (s.notices.length) side.push(h("ul", { class: "notices" }, s.notices.slice(-4).reverse().map(n => h("li", { class: n.kind }, noticeText(n)))));
+  app.className = "table-grid";
+  app.replaceChildren(h("div", { class: "live" }, live), h("div", { class: "side" }, side));
 }
 function trickPanel(hand) {
   const cur = hand.current_trick;
@@ -139,8 +143,10 @@ function trickPanel(hand) {
       play ? cardEl(play.card, { role: "button", title: t("correct"), onclick: () => correct(play) }) : h("span", { class: "card empty" }, ""));
   }));
   const done = h("ul", { class: "tricks", id: "tricks" }, hand.tricks.map(tr =>
-    h("li", {}, `${t("trick")} ${tr.number}: `, tr.cards.map(c => cardEl(c.card, { role: "button", onclick: () => correct(
-      { card: c.card, position: hand.play_positions[c.card] }) })), " → ", h("b", { class: "winner" }, tr.winner))));
+    h("li", {}, `${t("trick")} ${tr.number}: `, tr.cards.map(c => h("span", { class: "played" },
+      cardEl(c.card, { role: "button", onclick: () => correct({ card: c.card, position: hand.play_positions[c.card] }) }),
+      h("small", { class: "by" }, c.player))), " → ", h("b", { class: "winner" }, tr.winner))));
+  if (hand.phase === "done") return h("section", { class: "trick" }, h("h2", {}, t("tricks")), done);  // no empty seats after the hand
   return h("section", { class: "trick" }, h("h2", {}, `${t("trick")} ${cur ? cur.number : hand.tricks.length || ""}`), seats, done);
 }
 function targetsPanel(hand) {
