@@ -277,3 +277,54 @@ def test_a_landscape_tablet_shows_the_live_state_and_the_taps_on_one_screen_thro
     finally:
         ctx.close()
         srv.shutdown()
+
+
+def test_names_being_typed_survive_a_tap_on_another_tablet(browser, tmp_path):
+    app = create_app(tmp_path, pin=PIN)
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-GB")
+    page = ctx.new_page()
+    try:
+        page.goto(f"http://127.0.0.1:{srv.server_port}/")
+        page.wait_for_selector("#seats")
+        page.click("#seats")
+        page.keyboard.type("Anna, Be")
+        version = page.evaluate("STATE.version")
+        s = app.extensions["table"]
+        with s.lock:  # another tablet's write: every page redraws
+            s.bump()
+        page.wait_for_function(f"STATE.version > {version}")
+        assert page.input_value("#seats") == "Anna, Be"
+        assert page.evaluate("document.activeElement.id") == "seats"
+        page.keyboard.type("at")
+        assert page.input_value("#seats") == "Anna, Beat"
+    finally:
+        ctx.close()
+        srv.shutdown()
+
+
+def test_a_button_under_a_finger_is_not_replaced_until_it_lifts(browser, tmp_path):
+    app = create_app(tmp_path, pin=PIN)
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-GB")
+    page = ctx.new_page()
+    try:
+        page.goto(f"http://127.0.0.1:{srv.server_port}/")
+        page.wait_for_selector("#start")
+        page.evaluate("document.getElementById('start').marked = true")
+        box = page.locator("#start").bounding_box()
+        page.mouse.move(box["x"] + 5, box["y"] + 5)
+        page.mouse.down()
+        version = page.evaluate("STATE.version")
+        s = app.extensions["table"]
+        with s.lock:
+            s.bump()
+        page.wait_for_function("PENDING !== null")  # the update came, and waits
+        assert page.evaluate("document.getElementById('start').marked === true")
+        page.mouse.up()
+        page.wait_for_function(f"STATE.version > {version}")  # and is drawn once the finger lifts
+    finally:
+        ctx.close()
+        srv.shutdown()

@@ -98,12 +98,35 @@ function follow() {
   es.addEventListener("state", ev => { live.className = "dot on"; render(JSON.parse(ev.data)); });
   es.onerror = () => { live.className = "dot off"; };  // EventSource reconnects by itself
 }
+// An update waits while a finger is on the screen (a button replaced under it would lose the tap), and
+// what a player is typing (a name, a house rule) stays as typed, with its caret, when the page redraws.
+let POINTER_DOWN = false, PENDING = null;
+document.addEventListener("pointerdown", () => { POINTER_DOWN = true; }, true);
+for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, () => {
+  POINTER_DOWN = false;
+  if (PENDING) { const p = PENDING; PENDING = null; setTimeout(() => render(p), 0); }  // after the click
+}, true);
+function typing() {
+  const a = document.activeElement;
+  return a && a.id && (a.tagName === "INPUT" || a.tagName === "TEXTAREA")
+    ? { id: a.id, value: a.value, start: a.selectionStart, end: a.selectionEnd } : null;
+}
+function keepTyping(was) {
+  const el = was && document.getElementById(was.id);
+  if (!el) return;
+  el.value = was.value;
+  el.focus();
+  try { el.setSelectionRange(was.start, was.end); } catch (e) { /* inputs without a caret */ }
+}
 function render(state) {
   if (state && STATE && state.epoch && STATE.epoch && state.epoch !== STATE.epoch) { location.reload(); return; }  // a restarted server
+  if (POINTER_DOWN && state) { PENDING = state; return; }
   if (!state || (STATE && state.version < STATE.version && state.hands_played === STATE.hands_played)) return;
   STATE = state;
   const fn = { table: renderTable, review: renderReview, ledger: renderLedger, camera: renderCamera, setup: renderSetup }[view];
+  const was = typing();
   if (fn) fn(state);
+  keepTyping(was);
   document.querySelectorAll("[data-t]").forEach(el => { el.textContent = t(el.dataset.t); });
 }
 
