@@ -11,6 +11,7 @@ from pathlib import Path
 from engine import history
 from engine.events import HandStarted
 from engine.report import format_text, session_summary
+from engine.rules import HouseRules, RulesError
 from engine.session import Session
 from vision.recognize import VIDEO
 from vision.table.check import check_hand
@@ -36,10 +37,11 @@ def _taps(path: str) -> list:
         raise SystemExit(f"chratze: {exc}") from None
 
 
-def _session_from(record: Path | None):
-    """The session to continue: the record file if it exists (a restart loses nothing)."""
+def _session_from(record: Path | None, pot: int = 0, ante: int | None = None):
+    """The session to continue: the record file if it exists (a restart loses nothing); else a new one
+    with ``pot`` Rappen already in the pot and the ante ``ante`` (else the rules' default)."""
     if record is None or not record.exists():
-        return Session()
+        return Session(HouseRules(ante=ante) if ante is not None else None, opening_pot=pot)
     result = history.read(record.read_text(encoding="utf-8"))
     for p in result.problems:
         print(f"{record}: {p}", file=sys.stderr)
@@ -69,7 +71,15 @@ def _watch(args: argparse.Namespace) -> int:
         print(f"chratze watch: {exc}", file=sys.stderr)
         return 2
     record = Path(args.record) if args.record else None
-    session = _session_from(record)
+    if record is not None and record.exists() and (args.pot or args.ante is not None):
+        print(f"chratze watch: {record} goes on with its own pot and ante; --pot and --ante start a new record",
+              file=sys.stderr)
+        return 2
+    try:
+        session = _session_from(record, args.pot, args.ante)
+    except (ValueError, RulesError) as exc:
+        print(f"chratze watch: {exc}", file=sys.stderr)
+        return 2
     save = (lambda pos, ev: write_atomic(record, history.dumps(session))) if record else None
     watcher = Watcher(session, layout, on_record=save)
     table = LiveTable(watcher, recognizer, Path(args.snapshots) if args.snapshots else None,
@@ -201,6 +211,10 @@ def add_commands(sub) -> None:
     p.add_argument("--taps", help="timed table entries (bids, exchanges) as written by `chratze virtual-table`")
     p.add_argument("--seats", help="start a hand with these players, in play order: Anna,Beat,Cla")
     p.add_argument("--dealer")
+    p.add_argument("--pot", type=int, default=0, help="Rappen already in the pot when this record starts "
+                                                       "(a table that starts recording mid-evening)")
+    p.add_argument("--ante", type=int, help="the ante in Rappen each player pays into the pot per hand "
+                                            "(default: the house rules')")
     p.add_argument("--answers", help="a hand history of the true hands (the format `replay` reads): the camera's "
                                      "questions about unsure cards are answered from it, for offline runs; without "
                                      "it they stay open and the record waits, as at a table nobody answers")

@@ -50,6 +50,8 @@ class ReadResult:
 def dumps(session: Session) -> str:
     """Serialise a session: the raw log, corrections included, one event per line."""
     head = {"format": FORMAT, "version": VERSION, "rules": session.rules.to_dict(), "meta": session.meta}
+    if session.opening_pot:
+        head["opening_pot"] = session.opening_pot
     lines = [json.dumps(ev.to_dict(), ensure_ascii=False) for ev in session.log]
     body = json.dumps(head, ensure_ascii=False, indent=2)[:-2]
     events = ",\n    ".join(lines)
@@ -72,7 +74,11 @@ def read(text: str) -> ReadResult:
     _check_header(doc, problems)
     rules = _rules(doc, problems)
     meta = doc.get("meta") if isinstance(doc.get("meta"), dict) else {}
-    session = Session(rules, meta)
+    try:
+        session = Session(rules, meta, opening_pot=doc.get("opening_pot", 0))
+    except ValueError as exc:
+        problems.append(Problem("opening_pot", f"{exc}; the pot starts empty"))
+        session = Session(rules, meta)
     events = doc.get("events")
     if not isinstance(events, list):
         problems.append(Problem("events", "missing or not a list"))

@@ -60,9 +60,14 @@ class Session:
     """Hands, pot and balances of one evening at one table."""
 
     def __init__(self, rules: HouseRules | None = None, meta: dict[str, Any] | None = None,
-                 events: Iterable[Event] = ()) -> None:
+                 events: Iterable[Event] = (), opening_pot: int = 0) -> None:
+        """``opening_pot``: Rappen already in the pot when the record starts (a table that starts
+        recording mid-evening); it is carried into the first hand and is nobody's balance."""
+        if not isinstance(opening_pot, int) or isinstance(opening_pot, bool) or opening_pot < 0:
+            raise ValueError(f"the opening pot is a whole number of Rappen, 0 or more, not {opening_pot!r}")
         self.rules = rules or HouseRules()
         self.meta = dict(meta or {})
+        self.opening_pot = opening_pot
         self.log: list[Event] = []
         self._reset()
         for ev in events:
@@ -73,7 +78,7 @@ class Session:
         self.positions: list[list[int]] = []  # raw log position of each event of each hand
         self._closed: list[Settlement] = []  # settlements of hands before the current one
         self._balances: dict[str, int] = {}
-        self._pot = 0
+        self._pot = self.opening_pot
 
     # ------------------------------------------------------------- recording
     def record(self, event: Event) -> int:

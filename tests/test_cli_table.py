@@ -60,3 +60,21 @@ def test_the_printed_address_is_a_numeric_one_a_tablet_can_reach():
     from webui.join import lan_address
 
     assert ipaddress.ip_address(lan_address()).version == 4
+
+
+def test_watch_starts_a_new_record_with_a_carried_pot_and_ante(tmp_path, capsys):
+    from engine import history
+
+    record = tmp_path / "evening.json"
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    import cv2
+    import numpy as np
+
+    cv2.imwrite(str(frames / "000.png"), np.full((120, 160, 3), 90, np.uint8))  # an empty table
+    assert main(["watch", "--source", str(frames), "--record", str(record), "--seats", "Anna,Beat,Cla",
+                 "--pot", "340", "--ante", "50", "--corners", "none"]) == 0
+    session = history.loads(record.read_text())
+    assert session.opening_pot == 340 and session.rules.ante == 50 and session.pot == 340 + 150
+    assert main(["watch", "--source", str(frames), "--record", str(record), "--pot", "10"]) == 2
+    assert "its own pot and ante" in capsys.readouterr().err

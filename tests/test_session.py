@@ -205,3 +205,22 @@ def test_settle_up_never_needs_more_than_parties_minus_one():
 def test_money_left_in_the_pot_takes_part_in_the_settle_up():
     pays = settle_up({"A": -100, "B": 40})
     assert {(p.payer, p.payee, p.amount) for p in pays} == {("A", "B", 40), ("A", POT, 60)}
+
+
+def test_an_evening_recorded_from_mid_evening_starts_with_the_pot_already_there():
+    from engine import history
+
+    s = Session(opening_pot=340)
+    start = s.next_hand(("Anna", "Beat", "Cla"), "Anna")
+    assert start.carried == 340 and s.pot == 340
+    s.record(start)
+    assert s.pot == 340 + 3 * s.rules.ante
+    assert sum(s.balances.values()) + s.pot == 340  # the carried money is nobody's balance
+    again = history.loads(history.dumps(s))
+    assert again.opening_pot == 340 and again.pot == s.pot
+
+
+def test_an_opening_pot_is_whole_rappen_and_never_negative():
+    for bad in (-5, 2.5, "340", True):
+        with pytest.raises(ValueError, match="opening pot"):
+            Session(opening_pot=bad)

@@ -430,3 +430,13 @@ def test_other_tablets_join_by_a_qr_code_of_the_tables_lan_address(client):
     assert ipaddress.ip_address(host).version == 4 and port == "8123"
     svg = client.get("/join.svg", base_url="http://localhost:8123")
     assert svg.mimetype == "image/svg+xml" and b"<svg" in svg.data[:300]
+
+
+def test_a_new_evening_can_start_with_money_already_in_the_pot_and_keeps_it_over_a_restart(data):
+    client = create_app(data, pin=PIN, testing=True).test_client()
+    r = post(client, "/api/session/new", {"rules": {"ante": 50}, "opening_pot": 340})
+    assert r.status_code == 200 and r.json["pot"] == 340
+    post(client, "/api/hand/start", {"seats": SEATS})
+    again = create_app(data, pin=PIN, testing=True).test_client().get("/api/state").json
+    assert again["pot"] == 340 + 3 * 50
+    assert post(client, "/api/session/new", {"opening_pot": -10}).status_code == 400

@@ -296,7 +296,11 @@ def new_session(body):
     meta = body.get("meta") or {}
     if not isinstance(meta, dict):
         raise BadRequest("'meta' must be an object")
-    service().replace_session(Session(rules, meta))
+    try:
+        session = Session(rules, meta, opening_pot=body.get("opening_pot", 0))
+    except ValueError as exc:
+        raise BadRequest(str(exc)) from None
+    service().replace_session(session)
 
 
 @api.post("/session/load")

@@ -333,10 +333,12 @@ function renderSetup(s) {
   if (app.dataset.built) return;
   app.dataset.built = "1";
   const rules = h("textarea", { id: "rules", rows: 12 }, JSON.stringify(s.rules, null, 1));
+  const pot = h("input", { id: "opening-pot", type: "number", min: "0", step: "10", value: "0" });
   app.replaceChildren(h("h2", {}, t("new_session")), h("label", {}, t("house_rules"), rules),
-    h("button", { class: "primary", onclick: () => {
+    h("label", {}, t("opening_pot"), pot),
+    h("button", { class: "primary", id: "new-session", onclick: () => {
       let parsed; try { parsed = JSON.parse(rules.value); } catch (e) { banner(String(e), "error"); return; }
-      send("/api/session/new", { rules: parsed });
+      send("/api/session/new", { rules: parsed, opening_pot: parseInt(pot.value || "0", 10) });
     } }, t("new_session")),
     h("p", { class: "muted" }, "PIN: ", h("button", { onclick: askPin }, t("pin"))),
     h("section", { id: "join" }, h("h2", {}, t("join")), h("img", { src: "/join.svg", alt: "QR", width: "200", id: "join-qr" }),
