@@ -328,3 +328,28 @@ def test_a_button_under_a_finger_is_not_replaced_until_it_lifts(browser, tmp_pat
     finally:
         ctx.close()
         srv.shutdown()
+
+
+def test_house_rules_are_switches_and_a_new_evening_takes_them_and_a_carried_pot(browser, tmp_path):
+    app = create_app(tmp_path, pin=PIN)
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-GB")
+    ctx.add_init_script(f"sessionStorage.setItem('chratze-pin', '{PIN}'); localStorage.setItem('chratze-lang', 'en');")
+    page = ctx.new_page()
+    try:
+        page.goto(f"http://127.0.0.1:{srv.server_port}/setup")
+        page.wait_for_selector("#rule-letzter")
+        assert page.locator("textarea").count() == 0
+        page.check("#rule-letzter")
+        page.fill("#rule-ante", "50")
+        page.select_option("#rule-split", "by_role")
+        page.fill("#opening-pot", "340")
+        page.click("#new-session")
+        page.wait_for_function("STATE && STATE.pot === 340")
+        rules = app.extensions["table"].session.rules
+        assert rules.letzter and rules.ante == 50 and rules.split == "by_role"
+        page.screenshot(path=str(SHOTS / "setup-rules.png"))
+    finally:
+        ctx.close()
+        srv.shutdown()

@@ -12,6 +12,7 @@ from engine.cards import FRENCH_SUIT_NAMES, SUITS
 from engine.events import BidMade, Exchanged, TrumpSixSwapped
 from engine.hand import Hand
 from engine.report import hand_summary
+from engine.rules import NO_BID_PROCEDURES, SPLITS
 from engine.session import Session
 from engine.settlement import settle
 
@@ -27,6 +28,7 @@ def table_state(session: Session, version: int, camera: dict[str, Any] | None = 
         "pot": session.pot,
         "next_ante": session.ante_due(),
         "rules": session.rules.to_dict(),
+        "rule_choices": {"split": list(SPLITS), "no_bid": list(NO_BID_PROCEDURES)},  # the setup page's lists
         "balances": session.balances,
         "settle_up": [p.to_dict() for p in session.settle_up()],
         "next_dealer": session.next_dealer(),

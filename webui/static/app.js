@@ -332,14 +332,23 @@ function renderCamera(s) {
 function renderSetup(s) {
   if (app.dataset.built) return;
   app.dataset.built = "1";
-  const rules = h("textarea", { id: "rules", rows: 12 }, JSON.stringify(s.rules, null, 1));
+  // House rules as switches, number fields and lists, one per rule, built from the rules themselves.
+  const fields = Object.entries(s.rules).map(([name, value]) => {
+    const id = `rule-${name}`, label = t(`rule_${name}`) === `rule_${name}` ? name : t(`rule_${name}`);
+    let input;
+    if (typeof value === "boolean") input = h("input", { id, type: "checkbox", checked: value, "data-rule": name });
+    else if (typeof value === "number") input = h("input", { id, type: "number", min: "0", value, "data-rule": name });
+    else input = h("select", { id, "data-rule": name }, (s.rule_choices[name] || [value]).map(v =>
+      h("option", { value: v, selected: v === value }, t(`rule_${name}_${v}`) === `rule_${name}_${v}` ? v : t(`rule_${name}_${v}`))));
+    return h("label", { class: `rule ${typeof value}` }, input, " ", label);
+  });
+  const rules = () => Object.fromEntries([...app.querySelectorAll("[data-rule]")].map(el =>
+    [el.dataset.rule, el.type === "checkbox" ? el.checked : el.type === "number" ? parseInt(el.value || "0", 10) : el.value]));
   const pot = h("input", { id: "opening-pot", type: "number", min: "0", step: "10", value: "0" });
-  app.replaceChildren(h("h2", {}, t("new_session")), h("label", {}, t("house_rules"), rules),
+  app.replaceChildren(h("h2", {}, t("new_session")), h("fieldset", { id: "rules", class: "rules" }, h("legend", {}, t("house_rules")), fields),
     h("label", {}, t("opening_pot"), pot),
-    h("button", { class: "primary", id: "new-session", onclick: () => {
-      let parsed; try { parsed = JSON.parse(rules.value); } catch (e) { banner(String(e), "error"); return; }
-      send("/api/session/new", { rules: parsed, opening_pot: parseInt(pot.value || "0", 10) });
-    } }, t("new_session")),
+    h("button", { class: "primary", id: "new-session", onclick: () =>
+      send("/api/session/new", { rules: rules(), opening_pot: parseInt(pot.value || "0", 10) }) }, t("new_session")),
     h("p", { class: "muted" }, "PIN: ", h("button", { onclick: askPin }, t("pin"))),
     h("section", { id: "join" }, h("h2", {}, t("join")), h("img", { src: "/join.svg", alt: "QR", width: "200", id: "join-qr" }),
       h("p", { id: "join-url" })),
