@@ -440,3 +440,79 @@ def test_a_new_evening_can_start_with_money_already_in_the_pot_and_keeps_it_over
     again = create_app(data, pin=PIN, testing=True).test_client().get("/api/state").json
     assert again["pot"] == 340 + 3 * 50
     assert post(client, "/api/session/new", {"opening_pot": -10}).status_code == 400
+
+
+def _folder_video(tmp_path, n: int = 3):
+    import cv2
+    import numpy as np
+
+    folder = tmp_path / "video"
+    folder.mkdir()
+    for i in range(n):
+        cv2.imwrite(str(folder / f"{i:03d}.png"), np.full((120, 160, 3), 90, np.uint8))
+    return str(folder)
+
+
+def test_a_video_that_has_ended_says_so_instead_of_watching(data, tmp_path):
+    import time
+
+    from webui.camera import CameraRunner
+
+    app = create_app(data, pin=PIN, testing=True)
+    runner = CameraRunner(app.extensions["table"], _folder_video(tmp_path), None, recognizer=lambda img: []).start()
+    runner.thread.join(10)
+    assert not runner.thread.is_alive()
+    cam = app.test_client().get("/api/state").json["camera"]
+    assert cam["state"] == "ended" and "ended" in cam["reason"]
+
+
+def test_the_demo_loops_as_a_fresh_evening_each_time(data, tmp_path):
+    import time
+
+    from engine.events import HandStarted
+    from webui.camera import CameraRunner
+
+    app = create_app(data, pin=PIN, testing=True)
+    s = app.extensions["table"]
+    taps = [(0.0, HandStarted(("Anna", "Beat", "Cla"), "Anna", 20, 0))]
+    runner = CameraRunner(s, _folder_video(tmp_path), None, recognizer=lambda img: [], taps=taps, loop=True)
+    first = s.watcher
+    runner.start()
+    deadline = time.monotonic() + 10
+    while s.watcher is first and time.monotonic() < deadline:
+        time.sleep(0.02)
+    runner.stop.set()
+    runner.thread.join(10)
+    assert s.watcher is not first  # a new run, with no track of the last
+    assert len(s.session.hands) <= 1  # each loop its own evening, the hand started again from its taps
+    assert not (data / "archive").exists()  # the demo's replays are not archived
+
+
+def test_the_demo_page_is_served_while_its_video_renders_and_says_so(data, monkeypatch):
+    import argparse
+    import threading
+
+    from webui import serve
+
+    started = threading.Event()
+    go = threading.Event()
+
+    def slow_render(*a, **k):
+        started.set()
+        go.wait(10)
+        raise RuntimeError("no renderer here")
+
+    monkeypatch.setattr(serve, "render_record_hand", slow_render)
+    app = create_app(data, pin=PIN, testing=True)
+    args = argparse.Namespace(demo=True, data=str(data), source=None, layout=None, deck=None)
+    assert serve._start_camera(app, args) == 0  # returns at once: the page is up while it renders
+    assert started.wait(10)
+    client = app.test_client()
+    assert client.get("/api/state").json["camera"]["state"] == "preparing"
+    go.set()
+    for _ in range(100):
+        cam = client.get("/api/state").json["camera"]
+        if cam["state"] != "preparing":
+            break
+        threading.Event().wait(0.05)
+    assert cam["state"] == "camera_lost" and "could not be rendered" in cam["reason"]

@@ -58,6 +58,9 @@ def state_now() -> dict[str, Any]:
     with s.lock:
         if s.state_cache is None or s.state_cache[0] != s.version:
             camera = s.watcher.status() if s.watcher is not None else None
+            if s.camera_note:  # preparing the demo, or a video that has ended
+                camera = {**(camera or {"asks": [], "asked": 0, "on_table": [], "pending": [], "missing": [],
+                                        "covered": {}}), "state": s.camera_note[0], "reason": s.camera_note[1]}
             s.state_cache = (s.version, {**table_state(s.session, s.version, camera, list(s.notices)), "epoch": s.epoch})
         return s.state_cache[1]
 

@@ -19,6 +19,7 @@ from flask import (
     send_from_directory,
 )
 
+from engine.session import Session
 from vision.table.layout import LayoutError, MatFinder, TableLayout, mat_layout
 from vision.table.live import LiveTable, run
 from vision.table.sources import Resilient, open_source
@@ -150,13 +151,19 @@ class CameraRunner:
     def __init__(self, service, source_spec: str, layout, recognizer, taps=(), realtime: bool = False,
                  loop: bool = False, answer=None) -> None:
         """``answer``: names the cards the camera asks about (the demo's stand-in for the players;
-        vision.table.answers), else the questions wait for a tap on the page."""
+        vision.table.answers), else the questions wait for a tap on the page. ``loop``: a video played
+        again and again, each time as a fresh evening with its taps (the demo: a page opened late still
+        sees a whole hand from its start)."""
         self.service, self.spec, self.taps, self.realtime, self.loop = service, source_spec, list(taps), realtime, loop
-        self.answer = answer
-        service.watcher = Watcher(service.session, layout, on_record=service.on_watcher_record)
-        self.table = LiveTable(service.watcher, recognizer, service.snapshots, keep_annotated=True)
+        self.answer, self.recognizer = answer, recognizer
+        self._fresh(layout)
         self.thread = threading.Thread(target=self._run, name="camera", daemon=True)
         self.stop = threading.Event()
+
+    def _fresh(self, layout) -> None:
+        """A watcher and a live table for the service's session: no track of an earlier run is kept."""
+        self.service.watcher = Watcher(self.service.session, layout, on_record=self.service.on_watcher_record)
+        self.table = LiveTable(self.service.watcher, self.recognizer, self.service.snapshots, keep_annotated=True)
 
     def start(self) -> "CameraRunner":
         self.thread.start()
@@ -167,9 +174,17 @@ class CameraRunner:
         while not self.stop.is_set():
             source = Resilient(lambda: open_source(self.spec))
             run(self.table, self._paced(source.frames()), self.taps, self._notice, self._frame, self.answer)
-            if not self.loop:
+            if self.stop.is_set():
                 return
-            self.taps = []  # a looping demo video plays its taps once
+            if not self.loop:  # a video file has ended: the page must not go on saying "watching"
+                with self.service.lock:
+                    self.service.camera_note = ("ended", "the video has ended")
+                    self.service.bump()
+                return
+            with self.service.lock:  # the demo again, from the start, as a fresh evening
+                self.service.replace_session(Session(self.service.session.rules), archive=False)
+                self._fresh(self.table.watcher.layout)
+                self.service.bump()
 
     def _paced(self, frames):
         """Under the service's lock, frame by frame; a video file at its own speed when asked."""

@@ -6,6 +6,7 @@ import argparse
 import json
 import socket
 import sys
+import threading
 from pathlib import Path
 
 from werkzeug.serving import make_server
@@ -90,15 +91,38 @@ DEMO_ANSWER_AFTER = 4.0  # seconds the demo's question stays on the page before 
 
 
 def _start_camera(app, args) -> int:
+    if args.demo:
+        out = Path(args.data) / "demo"
+        if not ((out / "taps.json").exists() and (out / "answers.json").exists()):  # taps.json is written last
+            # Rendered once, beside the page: the page is served at once and says what the camera is doing.
+            service = app.extensions["table"]
+            service.camera_note = ("preparing", "rendering the demo table video (once, about 40 s)")
+            print("rendering the demo table video (once); the page is up meanwhile ...", flush=True)
+            threading.Thread(target=_render_then_start, args=(app, args, out), name="demo-render", daemon=True).start()
+            return 0
+    return _run_camera(app, args)
+
+
+def _render_then_start(app, args, out: Path) -> None:
+    service = app.extensions["table"]
+    try:
+        vh, events, rules = render_record_hand(EXAMPLE, 1, 1)
+        write_virtual_table(vh, out, events, rules)  # answers.json too: the demo answers its own asks
+    except Exception as exc:  # noqa: BLE001 - the page must say the demo failed, not spin for ever
+        service.camera_note = ("camera_lost", f"the demo video could not be rendered: {exc}")
+    else:
+        service.camera_note = None
+        if _run_camera(app, args):
+            service.camera_note = ("camera_lost", "the demo could not start (see the server's output)")
+    with service.lock:
+        service.bump()
+
+
+def _run_camera(app, args) -> int:
     taps, answer = [], None
     source, layout_path = args.source, args.layout
     if args.demo:
-
         out = Path(args.data) / "demo"
-        if not ((out / "taps.json").exists() and (out / "answers.json").exists()):  # taps.json is written last
-            print("rendering the demo table video (once) ...", flush=True)
-            vh, events, rules = render_record_hand(EXAMPLE, 1, 1)
-            write_virtual_table(vh, out, events, rules)  # answers.json too: the demo answers its own asks
         source, layout_path = str(out / "table.avi"), str(out / "layout.json")
         try:
             taps = load_taps(out / "taps.json")
@@ -120,6 +144,6 @@ def _start_camera(app, args) -> int:
         return 2
     runner = CameraRunner(app.extensions["table"], source, layout, recognizer, taps, realtime=args.demo or
                           not source.isdigit() and not source.startswith(("http", "rtsp")) and not Path(source).is_dir(),
-                          answer=answer)
+                          answer=answer, loop=bool(args.demo))
     app.extensions["camera_runner"] = runner.start()
     return 0

@@ -42,6 +42,7 @@ class TableService:
         self.watcher = None  # vision.table.watch.Watcher while a camera runs
         self.camera_jpeg: bytes | None = None  # the last annotated frame
         self.camera_raw: bytes | None = None  # the last plain frame, for calibration
+        self.camera_note: tuple[str, str] | None = None  # (state, reason) the camera's own state does not tell
         self.state_cache: tuple[int, dict] | None = None  # (version, the page's state)
 
     # ------------------------------------------------------------------ writes
@@ -70,10 +71,11 @@ class TableService:
             ev = self.session.next_hand(seats, dealer)
             return self.record(ev)
 
-    def replace_session(self, session: Session) -> None:
-        """A new evening or a reloaded history; the old record is archived first, never lost."""
+    def replace_session(self, session: Session, archive: bool = True) -> None:
+        """A new evening or a reloaded history; the old record is archived first, never lost (the demo's
+        replays, ``archive`` False, are not: the same rendered hand again)."""
         with self.lock:
-            if self.session.log:
+            if self.session.log and archive:
                 self.archive.mkdir(parents=True, exist_ok=True)
                 name = time.strftime("%Y%m%d-%H%M%S") + f"-{len(self.session.log)}.json"
                 (self.archive / name).write_text(history.dumps(self.session), encoding="utf-8")

@@ -189,7 +189,7 @@ function settlementPanel(st) {
 function cameraPanel(cam) {
   const kind = cam.state === "watching" ? "ok" : cam.state;
   const label = { camera_lost: t("camera_lost"), out_of_sync: t("out_of_sync"), waiting: t("waiting"),
-    asking: t("asking") }[cam.state] || t("camera");
+    asking: t("asking"), preparing: t("cam_preparing"), ended: t("cam_ended") }[cam.state] || t("camera");
   return h("section", { class: `camera-state ${kind}`, id: "camera-state" }, h("b", {}, label), cam.reason ? ` – ${cam.reason}` : "",
     cam.missing.map(c => h("button", { onclick: () => send("/api/camera/excuse", { card: c }) }, `${t("excuse")} `, cardEl(c))),
     Object.entries(cam.covered || {}).map(([c, over]) => h("span", { class: "covered" }, " ", cardEl(c), ` ${t("under")} `, cardEl(over))));
