@@ -353,3 +353,26 @@ def test_house_rules_are_switches_and_a_new_evening_takes_them_and_a_carried_pot
     finally:
         ctx.close()
         srv.shutdown()
+
+
+def test_the_page_warns_when_the_camera_may_have_moved(browser, tmp_path):
+    from vision.table.watch import Watcher
+
+    app = create_app(tmp_path, pin=PIN)
+    s = app.extensions["table"]
+    s.watcher = Watcher(s.session, None)
+    s.watcher.warning = "the mat's markers have been out of view for 6 s"
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-GB")
+    ctx.add_init_script("localStorage.setItem('chratze-lang', 'en');")
+    page = ctx.new_page()
+    try:
+        page.goto(f"http://127.0.0.1:{srv.server_port}/")
+        page.wait_for_selector("#camera-warning")
+        text = page.inner_text("#camera-warning")
+        assert "Check the camera" in text and "out of view" in text
+        assert page.locator("#camera-warning a[href='/camera']").count() == 1
+    finally:
+        ctx.close()
+        srv.shutdown()

@@ -722,3 +722,32 @@ def test_snapshots_of_two_runs_never_share_a_name(tmp_path):
         for k in range(2):
             table.process(Frame(np.zeros((48, 64, 3), np.uint8), k * 0.05, k))
     assert len(names) == 4 and len(set(names)) == 4
+
+
+def test_the_page_is_warned_when_the_mats_markers_stay_out_of_view(tmp_path):
+    """A camera that moved sees no markers: the zones then lie where the mat was, so the table is told."""
+    import numpy as np
+
+    from engine.session import Session
+    from tests.test_layout import MAT_H, MAT_W, _photo_of_mat
+    from vision.table.layout import mat_layout, render_mat
+    from vision.table.live import MAT_UNSEEN, LiveTable
+    from vision.table.sources import Frame
+    from vision.table.watch import Watcher
+
+    import cv2
+
+    path = render_mat(3, tmp_path / "mat.png", dpi=100)
+    px = 100 / 25.4
+    hom = cv2.getPerspectiveTransform(np.float32([[0, 0], [MAT_W * px, 0], [MAT_W * px, MAT_H * px], [0, MAT_H * px]]),
+                                      np.float32([[100, 100], [860, 100], [860, 640], [100, 640]]))
+    mat, empty = _photo_of_mat(path, hom), np.full((720, 960, 3), 40, np.uint8)
+    table = LiveTable(Watcher(Session(), mat_layout(3)), lambda img: [])
+    table.process(Frame(mat, 0.0, 0))
+    assert table.watcher.status()["warning"] is None
+    table.process(Frame(empty, 1.0, 1))  # a hand over the markers for a moment: no warning
+    assert table.watcher.status()["warning"] is None
+    table.process(Frame(empty, MAT_UNSEEN + 0.5, 2))
+    assert "out of view" in table.watcher.status()["warning"]
+    table.process(Frame(mat, MAT_UNSEEN + 1.0, 3))  # back in view
+    assert table.watcher.status()["warning"] is None

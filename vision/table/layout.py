@@ -157,11 +157,13 @@ class MatFinder:
         self.detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICT), params)
         self.known = marker_corners_mm()
         self.last: np.ndarray | None = None
+        self.found = False  # whether the last picture showed the markers (else ``last`` stands in)
 
     def __call__(self, rgb: np.ndarray) -> np.ndarray | None:
         """The homography (image -> mat), the last one found when markers are covered, else None."""
         grey = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
         corners, ids, _ = self.detector.detectMarkers(grey)
+        self.found = False
         if ids is None:
             return self.last
         src, dst = [], []
@@ -173,7 +175,7 @@ class MatFinder:
             return self.last
         hom, _ = cv2.findHomography(np.concatenate(src), np.concatenate(dst), cv2.RANSAC, 5.0)
         if hom is not None:
-            self.last = hom
+            self.last, self.found = hom, True
         return self.last
 
 

@@ -33,6 +33,9 @@ class Timing:
     busy: float = 0.0  # seconds spent processing
 
 
+MAT_UNSEEN = 5.0  # seconds the mat's markers may stay out of view (a hand over them) before the page warns
+
+
 class LiveTable:
     def __init__(self, watcher: Watcher, recognizer: Callable[[np.ndarray], list], snapshots: Path | None = None,
                  keep_annotated: bool = False) -> None:
@@ -49,12 +52,14 @@ class LiveTable:
         """Zones to use from now on (the camera screen may redraw them while the camera runs)."""
         self.watcher.layout = layout
         self.mat = MatFinder() if layout is not None and layout.space == "mat" else None
+        self.mat_seen: float | None = None  # when the mat's markers were last in view
 
     def process(self, frame: Frame) -> list[Notice]:
         start = time.perf_counter()
         reads = self.recognizer(frame.image)
         if self.mat is not None:
             self.watcher.to_mat = self.mat(frame.image)
+            self._watch_mat(frame.t)
         meta = {"frame": frame.index}
         self.processed += 1
         if self.snapshots is not None:
@@ -67,6 +72,18 @@ class LiveTable:
         self.timing.frames += 1
         self.timing.busy += time.perf_counter() - start
         return notices
+
+    def _watch_mat(self, t: float) -> None:
+        """Warn when the mat's markers stay out of view: the zones then lie where the mat was last seen,
+        which is wrong if the camera moved (a hand or a card over a marker for a moment is not)."""
+        if self.mat.found:
+            self.mat_seen, self.watcher.warning = t, None
+            return
+        if self.mat_seen is None:  # never in view yet: counted from the first frame
+            self.mat_seen = t
+        if t - self.mat_seen >= MAT_UNSEEN:
+            self.watcher.warning = (f"the mat's markers have been out of view for {t - self.mat_seen:.0f} s: if the camera "
+                                    "moved, the seats are wrong; uncover the markers or recalibrate on the camera page")
 
     def tap(self, event: Event) -> list[Notice]:
         return self.watcher.tap(event)[1]

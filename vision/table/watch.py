@@ -113,6 +113,7 @@ class Watcher:
         self.refused = ""  # a tap the record could not take yet (the caller tries it again)
         self.camera = "ok"
         self.to_mat: np.ndarray | None = None
+        self.warning: str | None = None  # what the table should check (the mat out of view), shown on the page
         self.now = 0.0  # the time of the last frame
         self.asks: dict[int, Ask] = {}  # open asks by id
         self.asked = 0  # asks made so far (a figure beside wrong card events)
@@ -237,7 +238,7 @@ class Watcher:
         if state == "watching" and self.refused:
             state, reason = "waiting", self.refused
         missing, covered = self._missing_and_covered()
-        return {"state": "camera_lost" if self.camera == "lost" else state, "reason": reason,
+        return {"state": "camera_lost" if self.camera == "lost" else state, "reason": reason, "warning": self.warning,
                 "asks": [a.to_dict() for a in self.asks.values()], "asked": self.asked,
                 "on_table": sorted(s.card for s in self.seen.values()),
                 "pending": [s.card for s in self.pending()], "missing": sorted(missing), "covered": covered}

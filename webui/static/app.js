@@ -191,6 +191,8 @@ function cameraPanel(cam) {
   const label = { camera_lost: t("camera_lost"), out_of_sync: t("out_of_sync"), waiting: t("waiting"),
     asking: t("asking"), preparing: t("cam_preparing"), ended: t("cam_ended") }[cam.state] || t("camera");
   return h("section", { class: `camera-state ${kind}`, id: "camera-state" }, h("b", {}, label), cam.reason ? ` – ${cam.reason}` : "",
+    cam.warning ? h("p", { class: "warning", id: "camera-warning" }, `${t("camera_check")}: ${cam.warning} `,
+      h("a", { href: "/camera" }, t("calibrate"))) : null,
     cam.missing.map(c => h("button", { onclick: () => send("/api/camera/excuse", { card: c }) }, `${t("excuse")} `, cardEl(c))),
     Object.entries(cam.covered || {}).map(([c, over]) => h("span", { class: "covered" }, " ", cardEl(c), ` ${t("under")} `, cardEl(over))));
 }
