@@ -376,3 +376,31 @@ def test_the_page_warns_when_the_camera_may_have_moved(browser, tmp_path):
     finally:
         ctx.close()
         srv.shutdown()
+
+
+def test_a_table_playing_the_swiss_german_pack_sees_its_signs(browser, tmp_path):
+    app = create_app(tmp_path, pin=PIN)
+    s = app.extensions["table"]
+    s.start_hand(["Anna", "Beat", "Cla"], None)
+    from engine.cards import card
+    from engine.events import UpcardShown
+
+    s.record(UpcardShown(card("Th")))
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="de-CH")
+    ctx.add_init_script("localStorage.setItem('chratze-lang', 'de');")
+    page = ctx.new_page()
+    try:
+        url = f"http://127.0.0.1:{srv.server_port}"
+        page.goto(url + "/setup")
+        page.wait_for_selector("#signs")
+        page.select_option("#signs", "german")
+        page.goto(url + "/")
+        page.wait_for_selector("#upcard")
+        assert page.locator("#upcard svg.sign").count() == 1  # the Rosen sign, not the French heart
+        assert page.inner_text("#upcard").strip().startswith("B")  # the Rosen Banner
+        page.screenshot(path=str(SHOTS / "table-swiss-german-signs.png"))
+    finally:
+        ctx.close()
+        srv.shutdown()

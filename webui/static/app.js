@@ -25,9 +25,30 @@ function money(r) {
   const sign = r < 0 ? "-" : "", a = Math.abs(r);
   return `${sign}${Math.trunc(a / 100)}.${String(a % 100).padStart(2, "0")}`;
 }
+// Swiss-German signs (Rosen, Schellen, Schilten, Eicheln) and ranks (Banner, Under, Ober) for a table that
+// plays that pack; chosen on the setup page, kept per device. Drawn here: no font has these suits.
+const GERMAN_RANK = { T: "B", J: "U", Q: "O" };
+const GERMAN_SIGN = {
+  h: '<circle cx="8" cy="8" r="3" fill="#f2c94c"/>' + [0, 72, 144, 216, 288].map(a =>
+       `<circle cx="${8 + 4.2 * Math.cos(a * Math.PI / 180)}" cy="${8 + 4.2 * Math.sin(a * Math.PI / 180)}" r="3" fill="#c62828"/>`).join("")
+     + '<circle cx="8" cy="8" r="2.2" fill="#f2c94c"/>',
+  d: '<circle cx="8" cy="8" r="6.5" fill="#f2c94c" stroke="#7a5b00" stroke-width="1"/><path d="M3 9h10" stroke="#7a5b00" stroke-width="1.4"/><circle cx="8" cy="11.5" r="1.2" fill="#7a5b00"/>',
+  s: '<path d="M2.5 2.5h11v5.5c0 3.5-2.6 5.6-5.5 6.8C5.1 13.6 2.5 11.5 2.5 8z" fill="#1d1d1d"/><path d="M8 2.5v12" stroke="#f2c94c" stroke-width="1.6"/>',
+  c: '<ellipse cx="8" cy="9.8" rx="4.8" ry="5.6" fill="#a86a32"/><path d="M2.4 7c0-4.2 11.2-4.2 11.2 0z" fill="#5d3a12"/><path d="M8 0.8v2.6" stroke="#5d3a12" stroke-width="1.6"/>',
+};
+function signs() { return localStorage.getItem("chratze-signs") || "french"; }
 function cardEl(code, attrs) {
   const [sym, colour] = SUIT[code[1]];
-  return h("span", Object.assign({ class: `card ${colour}`, "data-card": code }, attrs || {}), RANK[code[0]], h("small", {}, sym));
+  const el = h("span", Object.assign({ class: `card ${colour}`, "data-card": code }, attrs || {}));
+  if (signs() === "german") {
+    const icon = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    icon.setAttribute("viewBox", "0 0 16 16");
+    icon.setAttribute("class", "sign");
+    icon.innerHTML = GERMAN_SIGN[code[1]];
+    el.classList.add("german");
+    el.append(GERMAN_RANK[code[0]] || RANK[code[0]], icon);
+  } else el.append(RANK[code[0]], h("small", {}, sym));
+  return el;
 }
 function banner(text, kind) {
   const b = document.getElementById("banner");
@@ -349,6 +370,8 @@ function renderSetup(s) {
   const pot = h("input", { id: "opening-pot", type: "number", min: "0", step: "10", value: "0" });
   app.replaceChildren(h("h2", {}, t("new_session")), h("fieldset", { id: "rules", class: "rules" }, h("legend", {}, t("house_rules")), fields),
     h("label", {}, t("opening_pot"), pot),
+    h("label", {}, t("signs"), " ", h("select", { id: "signs", onchange: ev => { localStorage.setItem("chratze-signs", ev.target.value); } },
+      ["french", "german"].map(v => h("option", { value: v, selected: signs() === v }, t(`signs_${v}`))))),
     h("button", { class: "primary", id: "new-session", onclick: () =>
       send("/api/session/new", { rules: rules(), opening_pot: parseInt(pot.value || "0", 10) }) }, t("new_session")),
     h("p", { class: "muted" }, "PIN: ", h("button", { onclick: askPin }, t("pin"))),
