@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
 import sys
 import threading
 from pathlib import Path
@@ -16,9 +15,9 @@ from engine.session import Session
 from vision.recognize import VIDEO
 from vision.recognize.deck import DeckError, load_deck
 from vision.recognize.recognizer import ModelMissing, Recognizer
+from vision.table.answers import RecordAnswers, Unhurried
 from vision.table.layout import LayoutError, TableLayout
 from vision.table.sources import SourceError, open_source
-from vision.table.answers import RecordAnswers, Unhurried
 from vision.table.taps import TapsError, load_taps
 from vision.table.virtual import EXAMPLE, render_record_hand, write_virtual_table
 

@@ -220,7 +220,7 @@ def use(body: dict):
     if runner is not None:
         recognizer = Recognizer(settings=VIDEO, deck=deck)
         with current_app.extensions["table"].lock:
-            runner.table.recognizer = recognizer
+            runner.recognizer = runner.table.recognizer = recognizer  # a looping demo's next run keeps it too
     d.data.mkdir(parents=True, exist_ok=True)
     d.in_use_file.write_text(name or "", encoding="utf-8")
     return status()
