@@ -404,3 +404,21 @@ def test_a_table_playing_the_swiss_german_pack_sees_its_signs(browser, tmp_path)
     finally:
         ctx.close()
         srv.shutdown()
+
+
+def test_a_wrong_pin_is_told_in_german(browser, tmp_path):
+    srv = make_server("127.0.0.1", 0, create_app(tmp_path, pin=PIN), threaded=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="de-CH")
+    ctx.add_init_script("sessionStorage.setItem('chratze-pin', '000000'); localStorage.setItem('chratze-lang', 'de');")
+    page = ctx.new_page()
+    try:
+        page.goto(f"http://127.0.0.1:{srv.server_port}/")
+        page.wait_for_selector("#seats")
+        page.fill("#seats", "Anna, Beat, Cla")
+        page.click("#start")
+        page.wait_for_selector("#banner:not([hidden])")
+        assert page.inner_text("#banner") == "Falsche oder fehlende PIN des Tisches"
+    finally:
+        ctx.close()
+        srv.shutdown()

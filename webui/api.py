@@ -86,16 +86,17 @@ def writes(fn: Callable) -> Callable:
         epoch = request.headers.get("X-Table-Epoch")
         if epoch and epoch != s.epoch:
             return jsonify(error="the server was restarted since this page was loaded: it reloads now; "
-                                 "tap again if it is still needed", reload=True), 409
+                                 "tap again if it is still needed", reload=True, code="restarted"), 409
         if not request.is_json:  # a form or a plain HTML page's post is no tap: it must never run as {}
-            return jsonify(error="send the request as application/json"), 415
+            return jsonify(error="send the request as application/json", code="not_json"), 415
         body = request.get_json(silent=True)
         if not isinstance(body, dict):
             raise BadRequest("the request body must be a JSON object")
         expect = body.get("expect_hand")
         with s.lock:
             if expect is not None and expect != len(s.session.hands):
-                return jsonify(error=f"the table has moved on to hand {len(s.session.hands)}: "
+                return jsonify(code="moved_on", hand=len(s.session.hands),
+                               error=f"the table has moved on to hand {len(s.session.hands)}: "
                                      "reload the page and try again"), 409
             fn(body, *args, **kwargs)
         return jsonify(state_now())

@@ -40,10 +40,12 @@ class PinGuard:
                 wait = tries.not_before - now
                 why = (f"locked after {LOCK_AFTER} wrong PINs: try again in {wait / 60:.0f} min or restart the server"
                        if tries.wrong >= LOCK_AFTER else f"wrong PIN just now: try again in {wait:.0f} s")
-                return jsonify(error=why), 429, {"Retry-After": str(int(wait) + 1)}
+                code = "pin_locked" if tries.wrong >= LOCK_AFTER else "pin_wait"
+                return (jsonify(error=why, code=code, wait=int(wait) + 1), 429,  # code: the page words it
+                        {"Retry-After": str(int(wait) + 1)})
             if service.check_pin(given):
                 self._tries.pop(who, None)
                 return None
             tries.wrong += 1
             tries.not_before = now + (LOCKED_FOR if tries.wrong >= LOCK_AFTER else FIRST_WAIT * 2 ** (tries.wrong - 1))
-        return jsonify(error="wrong or missing table PIN"), 403
+        return jsonify(error="wrong or missing table PIN", code="wrong_pin"), 403

@@ -67,13 +67,18 @@ async function send(path, body) {
   if (!res.ok) {
     if (res.status === 403) sessionStorage.removeItem("chratze-pin");
     if (data.reload) { location.reload(); return null; }
-    banner(data.error || res.statusText, "error");
-    if (res.status === 409 && /moved on/.test(data.error || "")) refresh();
+    banner(errorText(data) || res.statusText, "error");
+    if (data.code === "moved_on") refresh();
     return null;
   }
   banner("");
   if ("hands_played" in data) render(data);  // writes answer with the new state; /api/layout with the layout
   return data;
+}
+function errorText(data) {
+  // the server's reason in the page's language where it gives a code this page knows; else its English
+  const key = `err_${data.code}`, text = data.code ? t(key) : key;
+  return text !== key ? text.replace("{wait}", data.wait).replace("{hand}", data.hand) : data.error;
 }
 function askPin() {
   const pin = prompt(t("pin_prompt"));
