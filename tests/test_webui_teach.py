@@ -90,7 +90,10 @@ def test_a_card_lying_still_is_taken_and_shown_as_a_thumbnail(app, client):
     assert thumb.status_code == 200 and thumb.mimetype == "image/jpeg"
 
 
-def test_an_empty_table_is_not_taken_and_the_page_says_why(app, client):
+def test_an_empty_table_is_not_taken_and_the_page_says_why(app, client, monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys.modules["webui.teach"], "TAKE_WAIT", 0.5)  # the take's wait for a still card, shortened
     client.post("/api/teach/start", json={"name": "ours", "pack": "swiss-french"}, headers=H)
     _show(app, np.full((480, 640, 3), 90, np.uint8))
     r = client.post("/api/teach/capture", json={"code": "6h"}, headers=H)
