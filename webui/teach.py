@@ -93,7 +93,7 @@ def _current(d: Desk) -> dict | None:
     t = d.teaching
     if t is None:
         return None
-    have = t.captured()
+    have = t.captured_codes()
     cards = [{"code": c, "name": t.pack.card_name(c), "captured": c in have} for c in t.pack.codes]
     waiting = [c["code"] for c in cards if not c["captured"]]
     return {"name": t.name, "pack": t.pack.name, "title": t.pack.title, "cards": cards,
@@ -164,12 +164,12 @@ def thumbnail(name: str, code: str):
     import cv2  # noqa: PLC0415
 
     try:
-        caps = Teaching(name).captured().get(code)
+        cap = Teaching(name).latest(code)
     except (DeckError, ValueError):
-        caps = None
-    if not caps:
+        cap = None
+    if cap is None:
         return jsonify(error=f"no capture of {code} in deck {name!r}"), 404
-    _, buf = cv2.imencode(".jpg", caps[-1].upright()[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 85])
+    _, buf = cv2.imencode(".jpg", cap.upright()[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 85])
     return Response(buf.tobytes(), mimetype="image/jpeg")
 
 

@@ -42,16 +42,29 @@ class Teaching:
             self.folder.mkdir(parents=True, exist_ok=True)
             meta.write_text(json.dumps({"name": self.name, "pack": self.pack.name}), encoding="utf-8")
 
-    def captured(self) -> dict[str, list[Capture]]:
-        out: dict[str, list[Capture]] = {}
+    def _files(self) -> dict[str, list[Path]]:
+        """Each card's capture files, oldest first, known by their names (``<code>-<k>.png``): the page
+        asks which cards are taken on every update, and decoding every picture for that is waste."""
+        out: dict[str, list[Path]] = {}
         for png in sorted(self.captures_dir.glob("*.png")) if self.captures_dir.is_dir() else []:
-            cap = Capture.load(png)
-            if cap.code in self.pack.codes:
-                out.setdefault(cap.code, []).append(cap)
+            code = png.stem.rsplit("-", 1)[0]
+            if code in self.pack.codes:
+                out.setdefault(code, []).append(png)
         return out
 
+    def captured(self) -> dict[str, list[Capture]]:
+        return {code: [Capture.load(p) for p in files] for code, files in self._files().items()}
+
+    def captured_codes(self) -> set[str]:
+        return set(self._files())
+
+    def latest(self, code: str) -> Capture | None:
+        """The card's newest capture (what its thumbnail shows), or None."""
+        files = self._files().get(code)
+        return Capture.load(files[-1]) if files else None
+
     def missing(self) -> list[str]:
-        have = self.captured()
+        have = self.captured_codes()
         return [c for c in self.pack.codes if c not in have]
 
     def add(self, cap: Capture, retake: bool = True) -> Path:
