@@ -37,6 +37,7 @@ from engine.rules import HouseRules, RulesError
 from engine.session import Session
 from vision.table.watch import AnswerError
 
+from .guard import json_body
 from .state import table_state
 from .table import TableService, dumps_state, export_json, ledger_csv, parse_history
 
@@ -87,11 +88,9 @@ def writes(fn: Callable) -> Callable:
         if epoch and epoch != s.epoch:
             return jsonify(error="the server was restarted since this page was loaded: it reloads now; "
                                  "tap again if it is still needed", reload=True, code="restarted"), 409
-        if not request.is_json:  # a form or a plain HTML page's post is no tap: it must never run as {}
-            return jsonify(error="send the request as application/json", code="not_json"), 415
-        body = request.get_json(silent=True)
-        if not isinstance(body, dict):
-            raise BadRequest("the request body must be a JSON object")
+        body, refused = json_body()
+        if refused:
+            return refused
         expect = body.get("expect_hand")
         with s.lock:
             if expect is not None and expect != len(s.session.hands):

@@ -25,6 +25,8 @@ from vision.table.live import LiveTable, run
 from vision.table.sources import Resilient, open_source
 from vision.table.watch import Watcher
 
+from .guard import json_body
+
 camera = Blueprint("camera", __name__)
 
 
@@ -106,11 +108,9 @@ def save_layout():
     refused = current_app.extensions["pin_guard"].refusal(s)
     if refused:
         return refused
-    if not request.is_json:
-        return jsonify(error="send the request as application/json"), 415
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        return jsonify(error="the request body must be a JSON object"), 400
+    body, refused = json_body()
+    if refused:
+        return refused
     try:
         if "mat" in body:
             players = body["mat"]

@@ -1,4 +1,4 @@
-"""The table's PIN at the door of every write, and the wait that makes guessing it hopeless.
+"""The door of every write: the table's PIN, the wait that makes guessing it hopeless, and the body.
 
 A 6-digit PIN tried at 550 guesses a second falls in half an hour; so after each wrong PIN from one
 client its next try waits twice as long as the last (1 s, 2 s, 4 s ...) and after ``LOCK_AFTER`` wrong
@@ -49,3 +49,16 @@ class PinGuard:
             tries.wrong += 1
             tries.not_before = now + (LOCKED_FOR if tries.wrong >= LOCK_AFTER else FIRST_WAIT * 2 ** (tries.wrong - 1))
         return jsonify(error="wrong or missing table PIN", code="wrong_pin"), 403
+
+
+def json_body(empty_ok: bool = False) -> tuple[dict | None, tuple | None]:
+    """A write's body, a JSON object, or the response refusing it: 415 for anything not sent as JSON (a
+    form or a plain HTML page's post is no tap: it must never run as ``{}``), 400 for another JSON value.
+    ``empty_ok``: a request with no body at all stands for ``{}``."""
+    sent = (request.content_length or 0) > 0
+    if (sent or not empty_ok) and not request.is_json:
+        return None, (jsonify(error="send the request as application/json", code="not_json"), 415)
+    body = request.get_json(silent=True) if sent or not empty_ok else {}
+    if not isinstance(body, dict):
+        return None, (jsonify(error="the request body must be a JSON object"), 400)
+    return body, None

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify
 
 from vision.recognize import PHOTO, VIDEO
 from vision.recognize.deck import DeckError, DeckProfile, deck_folder, listed, load_deck
@@ -23,6 +23,8 @@ from vision.teach.camera import CardTaker
 from vision.teach.deck import Teaching
 from vision.teach.learn import Refused
 from vision.teach.packs import PACKS
+
+from .guard import json_body
 
 teach = Blueprint("teach", __name__)
 
@@ -64,13 +66,8 @@ def _writes(fn: Callable) -> Callable:
         refused = current_app.extensions["pin_guard"].refusal(current_app.extensions["table"])
         if refused:
             return refused
-        sent = (request.content_length or 0) > 0
-        if sent and not request.is_json:
-            return jsonify(error="send the request as application/json"), 415
-        body = request.get_json(silent=True) if sent else {}
-        if not isinstance(body, dict):
-            return jsonify(error="the request body must be a JSON object"), 400
-        return fn(body, *args, **kwargs)
+        body, refused = json_body(empty_ok=True)
+        return refused or fn(body, *args, **kwargs)
     wrapper.__name__ = fn.__name__
     return wrapper
 
