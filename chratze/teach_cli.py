@@ -166,26 +166,17 @@ def _print_figures(figures: dict, pack) -> None:
 
 
 def _decks(args: argparse.Namespace) -> int:
-    from vision.recognize.deck import (
-        DeckError,
-        DeckProfile,
-        deck_folder,
-        decks_dir,
-        listed,
-    )
-    from vision.teach.deck import Teaching
+    from vision.recognize.deck import decks_dir
+    from vision.teach.deck import summaries
 
-    names = listed()
-    if not names:
+    rows = summaries()
+    if not rows:
         print(f"no decks taught yet (in {decks_dir()}); `chratze teach NAME --pack swiss-french --photos DIR`")
         return 0
-    for name in names:
-        try:
-            teaching = Teaching(name)
-            profile = DeckProfile.load(deck_folder(name))
-            f = profile.figures
-            print(f"{name:20s} {teaching.pack.title:32s} reads {f['profile_right']:.1%} of its check views right "
-                  f"(shipped {f['shipped_right']:.1%})")
-        except (DeckError, ValueError, OSError, KeyError) as exc:
-            print(f"{name:20s} {exc}")
+    for r in rows:
+        if r["learned"]:
+            print(f"{r['name']:20s} {r['title']:32s} reads {r['right']:.1%} of its check views right "
+                  f"(shipped {r['shipped_right']:.1%})")
+        else:
+            print(f"{r['name']:20s} {r['problem']}")
     return 0

@@ -12,15 +12,15 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 from flask import Blueprint, Response, current_app, jsonify
 
 from vision.recognize import PHOTO, VIDEO
-from vision.recognize.deck import DeckError, DeckProfile, deck_folder, listed, load_deck
+from vision.recognize.deck import DeckError, load_deck
 from vision.recognize.recognizer import ModelMissing, Recognizer
 from vision.teach.camera import CardTaker
-from vision.teach.deck import Teaching
+from vision.teach.deck import Teaching, summaries
 from vision.teach.learn import Refused
 from vision.teach.packs import PACKS
 
@@ -72,20 +72,6 @@ def _writes(fn: Callable) -> Callable:
     return wrapper
 
 
-def _decks() -> list[dict]:
-    out = []
-    for name in listed():
-        row: dict[str, Any] = {"name": name, "learned": False}
-        try:
-            row["pack"] = Teaching(name).pack.name
-            f = DeckProfile.load(deck_folder(name)).figures
-            row.update(learned=True, right=f.get("profile_right"), shipped_right=f.get("shipped_right"))
-        except (DeckError, ValueError, OSError, KeyError):
-            pass
-        out.append(row)
-    return out
-
-
 def _current(d: Desk) -> dict | None:
     t = d.teaching
     if t is None:
@@ -101,7 +87,7 @@ def _current(d: Desk) -> dict | None:
 @teach.get("/api/teach")
 def status():
     d = desk()
-    return jsonify(packs=[{"name": p.name, "title": p.title} for p in PACKS.values()], decks=_decks(),
+    return jsonify(packs=[{"name": p.name, "title": p.title} for p in PACKS.values()], decks=summaries(),
                    in_use=d.in_use(), current=_current(d))
 
 

@@ -11,7 +11,7 @@ import json
 import shutil
 from pathlib import Path
 
-from vision.recognize.deck import DeckError, DeckProfile, deck_folder
+from vision.recognize.deck import DeckError, DeckProfile, deck_folder, listed
 
 from .captures import Capture
 from .learn import Progress, learn
@@ -89,3 +89,20 @@ class Teaching:
 
     def forget(self) -> None:
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def summaries() -> list[dict]:
+    """Each deck in the data folder: its pack, and whether it is learned and how surely it reads its check
+    views, or why it cannot be used (what ``chratze decks`` prints and the setup page lists)."""
+    out = []
+    for name in listed():
+        row: dict = {"name": name, "learned": False, "problem": None}
+        try:
+            teaching = Teaching(name)
+            row.update(pack=teaching.pack.name, title=teaching.pack.title)
+            f = DeckProfile.load(teaching.folder).figures
+            row.update(learned=True, right=f["profile_right"], shipped_right=f["shipped_right"])
+        except (DeckError, ValueError, OSError, KeyError) as exc:
+            row["problem"] = str(exc)
+        out.append(row)
+    return out
