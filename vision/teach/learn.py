@@ -64,13 +64,22 @@ def refuse_if_worse(name: str, figures: dict) -> None:
                       f"network {shipped:.1%}; retake the cards named in the figures", figures)
 
 
-def _views(pack: Pack, captures: dict[str, list[Capture]], recognizer, per: int, rng: np.random.Generator,
-           settings: TeachSettings, progress: Progress | None, stage: str) -> Views:
+def view_crops(pack: Pack, captures: dict[str, list[Capture]], per: int, rng: np.random.Generator,
+               settings: TeachSettings = TEACH) -> tuple[list[np.ndarray], np.ndarray]:
+    """``per`` views of every capture, card by card in the pack's order, and each one's index in
+    ``pack.codes``: one order, so the last layer and the whole fine-tune (with the same seed) learn
+    from and are checked on the very same views."""
     crops, labels = [], []
     for i, code in enumerate(pack.codes):
         for cap in captures[code]:
             crops += views(cap, per, rng, settings)
             labels += [i] * per
+    return crops, np.array(labels)
+
+
+def _views(pack: Pack, captures: dict[str, list[Capture]], recognizer, per: int, rng: np.random.Generator,
+           settings: TeachSettings, progress: Progress | None, stage: str) -> Views:
+    crops, labels = view_crops(pack, captures, per, rng, settings)
     feats, shipped = [], []
     for k in range(0, len(crops), BATCH):
         part = crops[k:k + BATCH]
@@ -78,7 +87,7 @@ def _views(pack: Pack, captures: dict[str, list[Capture]], recognizer, per: int,
         shipped.append(recognizer.classify(part))
         if progress:
             progress(stage, min(k + BATCH, len(crops)), len(crops))
-    return Views(np.concatenate(feats), np.array(labels), np.concatenate(shipped))
+    return Views(np.concatenate(feats), labels, np.concatenate(shipped))
 
 
 def _start(pack: Pack, recognizer) -> tuple[np.ndarray, np.ndarray]:

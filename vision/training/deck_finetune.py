@@ -15,27 +15,15 @@ import numpy as np
 
 from vision.recognize import CLASSIFIER
 from vision.recognize.deck import DeckProfile, classifier_digest
-from vision.teach.augment import views
 from vision.teach.deck import Teaching
-from vision.teach.learn import Progress, Views, figures, refuse_if_worse
+from vision.teach.learn import Progress, Views, figures, refuse_if_worse, view_crops
 from vision.teach.settings import TEACH, TeachSettings
 
-from .recover import build_model, calibrate, load_fused, onnx_weights, scene_images
+from .recover import onnx_weights, recovered
 
 EPOCHS = 3  # on the unseen pack: 98.0, 98.8, 99.4 % of the check views after 1, 2, 3 (18 s each here)
 LR = 2e-4  # AdamW's step over every weight: a tenth of the classifier's first training's
 BATCH = 64
-
-
-def crops(teaching: Teaching, rng: np.random.Generator, per: int, names: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """``per`` views of every capture as network input (N x 3 x 96 x 96, 0..1), and each one's class,
-    in the order :func:`vision.teach.learn.learn` draws them."""
-    captured, xs, ys = teaching.captured(), [], []
-    for code in teaching.pack.codes:
-        for cap in captured[code]:
-            xs += views(cap, per, rng)
-            ys += [names.index(code)] * per
-    return np.stack(xs).transpose(0, 3, 1, 2).astype(np.float32) / 255, np.array(ys)
 
 
 def finetune(teaching: Teaching, recognizer, settings: TeachSettings = TEACH, epochs: int = EPOCHS,
@@ -44,17 +32,20 @@ def finetune(teaching: Teaching, recognizer, settings: TeachSettings = TEACH, ep
     worse than the shipped network (:class:`vision.teach.learn.Refused`). Keeps it in the deck's folder."""
     import torch  # noqa: PLC0415 - the training extra; the table's install has none
 
+    pack = teaching.pack
     missing = teaching.missing()
     if missing:
-        raise ValueError("not every card is captured yet; missing: " + ", ".join(map(teaching.pack.card_name, missing)))
+        raise ValueError("not every card is captured yet; missing: " + ", ".join(map(pack.card_name, missing)))
     torch.set_num_threads(2)
-    weights, meta = onnx_weights(CLASSIFIER)
-    model, _, size = build_model(meta)
-    calibrate(model, load_fused(model, weights), scene_images(128, size, "classify"))
+    model, _, size = recovered(*onnx_weights(CLASSIFIER))
     names = [model.names[i] for i in range(len(model.names))]
-    rng = np.random.default_rng(settings.seed)
-    x, y = crops(teaching, rng, settings.views, names)
-    xc, yc = crops(teaching, rng, settings.check_views, names)
+    captured = teaching.captured()
+    rng = np.random.default_rng(settings.seed)  # the views learn() draws, in its order (view_crops)
+    crops, labels = view_crops(pack, captured, settings.views, rng, settings)
+    check_crops, check_labels = view_crops(pack, captured, settings.check_views, rng, settings)
+    x, xc = _input(crops), _input(check_crops)
+    to_class = np.array([names.index(c) for c in pack.codes])  # the pack's index -> the network's class
+    y = to_class[labels]
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     loss_fn = torch.nn.CrossEntropyLoss()
     steps, step = epochs * ((len(x) + BATCH - 1) // BATCH), 0
@@ -73,16 +64,18 @@ def finetune(teaching: Teaching, recognizer, settings: TeachSettings = TEACH, ep
     model.eval()
     with torch.no_grad():
         probs = np.concatenate([_first(model(torch.from_numpy(xc[k:k + 128]))).numpy() for k in range(0, len(xc), 128)])
-    pack_cols = [names.index(c) for c in teaching.pack.codes]
-    labels = np.array([teaching.pack.codes.index(names[i]) for i in yc])
-    shipped = recognizer.classify([np.ascontiguousarray((c.transpose(1, 2, 0) * 255).round().astype(np.uint8)) for c in xc])
-    check = Views(np.zeros((len(xc), 0), np.float32), labels, shipped)
-    profile = DeckProfile(teaching.name, teaching.pack.name, list(teaching.pack.codes), np.zeros(0, np.float32),
+    check = Views(np.zeros((len(xc), 0), np.float32), check_labels, recognizer.classify(check_crops))
+    profile = DeckProfile(teaching.name, pack.name, list(pack.codes), np.zeros(0, np.float32),
                           np.zeros(0, np.float32), classifier_digest(CLASSIFIER))
-    profile.figures = {**figures(teaching.pack, probs[:, pack_cols], check, names), "whole": True, "epochs": epochs}
+    profile.figures = {**figures(pack, probs[:, to_class], check, names), "whole": True, "epochs": epochs}
     refuse_if_worse(teaching.name, profile.figures)
     profile.save(teaching.folder, own_classifier=export(model, size))
     return profile
+
+
+def _input(crops: list[np.ndarray]) -> np.ndarray:
+    """Upright crops as network input (N x 3 x 96 x 96, 0..1)."""
+    return np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32) / 255
 
 
 def _first(out):

@@ -207,6 +207,14 @@ def recover_plain(onnx_path: Path, out: Path, samples: int = 256) -> Path:
     return out
 
 
+def recovered(weights: dict[str, np.ndarray], meta: dict[str, str], samples: int = 128):
+    """The Ultralytics network an exported ONNX's ``weights`` and ``meta`` came from, unfused and
+    calibrated on ``samples`` training-like inputs: (model, task, input size)."""
+    model, task, size = build_model(meta)
+    calibrate(model, load_fused(model, weights), scene_images(samples, size, task))
+    return model, task, size
+
+
 def recover(onnx_path: Path, out: Path, samples: int = 128) -> Path:
     """Write an Ultralytics checkpoint that computes what ``onnx_path`` computes (a state dict
     for the small plain networks, which Ultralytics did not train)."""
@@ -215,9 +223,7 @@ def recover(onnx_path: Path, out: Path, samples: int = 128) -> Path:
     weights, meta = onnx_weights(onnx_path)
     if "task" not in meta:
         return recover_plain(onnx_path, out, samples)
-    model, task, size = build_model(meta)
-    convs = load_fused(model, weights)
-    calibrate(model, convs, scene_images(samples, size, task))
+    model, task, size = recovered(weights, meta, samples)
     model.args = {"imgsz": size, "task": task}
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"model": model, "train_args": {"imgsz": size, "task": task}, "epoch": -1,
