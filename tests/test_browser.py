@@ -7,6 +7,7 @@ Screenshots of the table view and the review go to docs/screenshots/.
 
 import shutil
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -25,14 +26,36 @@ RESTART_PIN = "1357"  # tests.test_server_restart's
 SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 
 
+@contextmanager
+def serving(app):
+    """``app`` served on a free port of this machine, for as long as the block runs: its address."""
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{srv.server_port}"
+    finally:
+        srv.shutdown()
+
+
+@contextmanager
+def landscape_page(browser, lang: str | None = "en", pin: str | None = None):
+    """A page on a 1024x768 landscape tablet in ``lang`` (None: the page's own default), holding ``pin``."""
+    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="de-CH" if lang == "de" else "en-GB")
+    script = (f"sessionStorage.setItem('chratze-pin', '{pin}');" if pin else "") + \
+        (f"localStorage.setItem('chratze-lang', '{lang}');" if lang else "")
+    if script:
+        ctx.add_init_script(script)
+    try:
+        yield ctx.new_page()
+    finally:
+        ctx.close()
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     app = create_app(tmp_path_factory.mktemp("table"), pin=PIN)
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}", app
-    srv.shutdown()
+    with serving(app) as url:
+        yield url, app
 
 
 @pytest.fixture(scope="module")
@@ -184,37 +207,32 @@ def test_setup_teaches_a_deck_card_by_card(page, server, tmp_path, monkeypatch):
 def test_pages_open_across_a_server_restart_reload_and_show_the_true_state(browser, tmp_path):
     import signal
     import time
+    from contextlib import ExitStack
 
     from tests.test_server_restart import call, start
 
     proc, url = start(tmp_path)
     port = url.rsplit(":", 1)[1]
     call(url, "/api/hand/start", {"seats": ["Anna", "Beat", "Cla"]})
-    pages = []
     try:
-        for _ in range(2):
-            ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-GB")
-            ctx.add_init_script(f"sessionStorage.setItem('chratze-pin', '{RESTART_PIN}'); "
-                                "localStorage.setItem('chratze-lang', 'en');")
-            pg = ctx.new_page()
-            pg.goto(url + "/")
-            pg.wait_for_selector("#turn")
-            pg.evaluate("window.loadedBefore = true")
-            pages.append(pg)
-        proc.send_signal(signal.SIGKILL)
-        proc.wait()
-        proc, url = start(tmp_path, port)  # the same table started again: a new epoch, its version from 1 again
-        call(url, "/api/upcard", {"card": "Kh"})
-        t0 = time.monotonic()
-        for pg in pages:
-            pg.wait_for_selector("#upcard[data-card='Kh']", timeout=10_000)
-            assert pg.evaluate("window.loadedBefore === undefined")  # it reloaded
-        print(f"both pages showed the restarted server's state {time.monotonic() - t0:.2f} s after its first write")
+        with ExitStack() as stack:
+            pages = [stack.enter_context(landscape_page(browser, pin=RESTART_PIN)) for _ in range(2)]
+            for pg in pages:
+                pg.goto(url + "/")
+                pg.wait_for_selector("#turn")
+                pg.evaluate("window.loadedBefore = true")
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+            proc, url = start(tmp_path, port)  # the same table started again: a new epoch, its version from 1 again
+            call(url, "/api/upcard", {"card": "Kh"})
+            t0 = time.monotonic()
+            for pg in pages:
+                pg.wait_for_selector("#upcard[data-card='Kh']", timeout=10_000)
+                assert pg.evaluate("window.loadedBefore === undefined")  # it reloaded
+            print(f"both pages showed the restarted server's state {time.monotonic() - t0:.2f} s after its first write")
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-        for pg in pages:
-            pg.context.close()
 
 
 def test_the_cameras_notices_and_state_speak_german(page, server):
@@ -240,13 +258,7 @@ def _on_screen(page, selector: str, height: int = 768) -> bool:
 
 
 def test_a_landscape_tablet_shows_the_live_state_and_the_taps_on_one_screen_through_a_hand(browser, tmp_path):
-    srv = make_server("127.0.0.1", 0, create_app(tmp_path, pin=PIN), threaded=True)  # a table of its own
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{srv.server_port}"
-    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-GB")
-    ctx.add_init_script(f"sessionStorage.setItem('chratze-pin', '{PIN}'); localStorage.setItem('chratze-lang', 'en');")
-    page = ctx.new_page()
-    try:
+    with serving(create_app(tmp_path, pin=PIN)) as url, landscape_page(browser, pin=PIN) as page:
         page.goto(url + "/")
         page.wait_for_selector("#seats")
         page.fill("#seats", "Anna, Beat, Cla, Doris")
@@ -274,19 +286,12 @@ def test_a_landscape_tablet_shows_the_live_state_and_the_taps_on_one_screen_thro
         assert page.locator("#trick").count() == 0  # no empty seats under "Trick 4" after the hand
         assert "Beat" in page.locator("#tricks .by").first.inner_text()  # who played which card
         page.screenshot(path=str(SHOTS / "table-landscape-settled.png"))
-    finally:
-        ctx.close()
-        srv.shutdown()
 
 
 def test_names_being_typed_survive_a_tap_on_another_tablet(browser, tmp_path):
     app = create_app(tmp_path, pin=PIN)
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-GB")
-    page = ctx.new_page()
-    try:
-        page.goto(f"http://127.0.0.1:{srv.server_port}/")
+    with serving(app) as url, landscape_page(browser, lang=None) as page:
+        page.goto(url + "/")
         page.wait_for_selector("#seats")
         page.click("#seats")
         page.keyboard.type("Anna, Be")
@@ -299,19 +304,12 @@ def test_names_being_typed_survive_a_tap_on_another_tablet(browser, tmp_path):
         assert page.evaluate("document.activeElement.id") == "seats"
         page.keyboard.type("at")
         assert page.input_value("#seats") == "Anna, Beat"
-    finally:
-        ctx.close()
-        srv.shutdown()
 
 
 def test_a_button_under_a_finger_is_not_replaced_until_it_lifts(browser, tmp_path):
     app = create_app(tmp_path, pin=PIN)
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-GB")
-    page = ctx.new_page()
-    try:
-        page.goto(f"http://127.0.0.1:{srv.server_port}/")
+    with serving(app) as url, landscape_page(browser, lang=None) as page:
+        page.goto(url + "/")
         page.wait_for_selector("#start")
         page.evaluate("document.getElementById('start').marked = true")
         box = page.locator("#start").bounding_box()
@@ -325,20 +323,12 @@ def test_a_button_under_a_finger_is_not_replaced_until_it_lifts(browser, tmp_pat
         assert page.evaluate("document.getElementById('start').marked === true")
         page.mouse.up()
         page.wait_for_function(f"STATE.version > {version}")  # and is drawn once the finger lifts
-    finally:
-        ctx.close()
-        srv.shutdown()
 
 
 def test_house_rules_are_switches_and_a_new_evening_takes_them_and_a_carried_pot(browser, tmp_path):
     app = create_app(tmp_path, pin=PIN)
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-GB")
-    ctx.add_init_script(f"sessionStorage.setItem('chratze-pin', '{PIN}'); localStorage.setItem('chratze-lang', 'en');")
-    page = ctx.new_page()
-    try:
-        page.goto(f"http://127.0.0.1:{srv.server_port}/setup")
+    with serving(app) as url, landscape_page(browser, pin=PIN) as page:
+        page.goto(url + "/setup")
         page.wait_for_selector("#rule-letzter")
         assert page.locator("textarea").count() == 0
         page.check("#rule-letzter")
@@ -350,9 +340,6 @@ def test_house_rules_are_switches_and_a_new_evening_takes_them_and_a_carried_pot
         rules = app.extensions["table"].session.rules
         assert rules.letzter and rules.ante == 50 and rules.split == "by_role"
         page.screenshot(path=str(SHOTS / "setup-rules.png"))
-    finally:
-        ctx.close()
-        srv.shutdown()
 
 
 def test_the_page_warns_when_the_camera_may_have_moved(browser, tmp_path):
@@ -362,20 +349,12 @@ def test_the_page_warns_when_the_camera_may_have_moved(browser, tmp_path):
     s = app.extensions["table"]
     s.watcher = Watcher(s.session, None)
     s.watcher.warning = "the mat's markers have been out of view for 6 s"
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="en-GB")
-    ctx.add_init_script("localStorage.setItem('chratze-lang', 'en');")
-    page = ctx.new_page()
-    try:
-        page.goto(f"http://127.0.0.1:{srv.server_port}/")
+    with serving(app) as url, landscape_page(browser) as page:
+        page.goto(url + "/")
         page.wait_for_selector("#camera-warning")
         text = page.inner_text("#camera-warning")
         assert "Check the camera" in text and "out of view" in text
         assert page.locator("#camera-warning a[href='/camera']").count() == 1
-    finally:
-        ctx.close()
-        srv.shutdown()
 
 
 def test_a_table_playing_the_swiss_german_pack_sees_its_signs(browser, tmp_path):
@@ -386,13 +365,7 @@ def test_a_table_playing_the_swiss_german_pack_sees_its_signs(browser, tmp_path)
     from engine.events import UpcardShown
 
     s.record(UpcardShown(card("Th")))
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="de-CH")
-    ctx.add_init_script("localStorage.setItem('chratze-lang', 'de');")
-    page = ctx.new_page()
-    try:
-        url = f"http://127.0.0.1:{srv.server_port}"
+    with serving(app) as url, landscape_page(browser, lang="de") as page:
         page.goto(url + "/setup")
         page.wait_for_selector("#signs")
         page.select_option("#signs", "german")
@@ -401,24 +374,13 @@ def test_a_table_playing_the_swiss_german_pack_sees_its_signs(browser, tmp_path)
         assert page.locator("#upcard svg.sign").count() == 1  # the Rosen sign, not the French heart
         assert page.inner_text("#upcard").strip().startswith("B")  # the Rosen Banner
         page.screenshot(path=str(SHOTS / "table-swiss-german-signs.png"))
-    finally:
-        ctx.close()
-        srv.shutdown()
 
 
 def test_a_wrong_pin_is_told_in_german(browser, tmp_path):
-    srv = make_server("127.0.0.1", 0, create_app(tmp_path, pin=PIN), threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    ctx = browser.new_context(viewport={"width": 1024, "height": 768}, locale="de-CH")
-    ctx.add_init_script("sessionStorage.setItem('chratze-pin', '000000'); localStorage.setItem('chratze-lang', 'de');")
-    page = ctx.new_page()
-    try:
-        page.goto(f"http://127.0.0.1:{srv.server_port}/")
+    with serving(create_app(tmp_path, pin=PIN)) as url, landscape_page(browser, lang="de", pin="000000") as page:
+        page.goto(url + "/")
         page.wait_for_selector("#seats")
         page.fill("#seats", "Anna, Beat, Cla")
         page.click("#start")
         page.wait_for_selector("#banner:not([hidden])")
         assert page.inner_text("#banner") == "Falsche oder fehlende PIN des Tisches"
-    finally:
-        ctx.close()
-        srv.shutdown()
