@@ -52,19 +52,23 @@ def classifier_digest(path: Path = CLASSIFIER) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
+def _last_layer(classifier: Path):
+    """The classifier's graph and its last layer (the fully connected node its classes come from)."""
+    model = onnx.load(str(classifier))
+    return model, next(n for n in reversed(model.graph.node) if n.op_type == "Gemm")
+
+
 def with_features(classifier: Path = CLASSIFIER) -> bytes:
     """The classifier's graph with its features (the input of its last layer) as a second output,
     so one run gives both the shipped read and what a profile reads."""
-    model = onnx.load(str(classifier))
-    last = next(n for n in reversed(model.graph.node) if n.op_type == "Gemm")
+    model, last = _last_layer(classifier)
     model.graph.output.append(onnx.helper.make_tensor_value_info(last.input[0], onnx.TensorProto.FLOAT, None))
     return model.SerializeToString()
 
 
 def shipped_head(classifier: Path = CLASSIFIER) -> tuple[np.ndarray, np.ndarray]:
     """The shipped last layer (classes x features, classes): where a profile's learning starts."""
-    model = onnx.load(str(classifier))
-    last = next(n for n in reversed(model.graph.node) if n.op_type == "Gemm")
+    model, last = _last_layer(classifier)
     init = {t.name: onnx.numpy_helper.to_array(t) for t in model.graph.initializer}
     w, b = init[last.input[1]], init[last.input[2]]
     trans_b = next((a.i for a in last.attribute if a.name == "transB"), 0)
