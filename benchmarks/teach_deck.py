@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> None:
         t0 = time.time()
         rc, out = teach(name, photos, env, args.whole)
         wall += time.time() - t0
-        print("\n".join(line for line in out.splitlines() if "\r" not in line and "it/s" not in line))
+        print("\n".join(line for line in out.splitlines() if "%|" not in line and line.strip()))  # no progress bars
         if rc != 1 or "still to capture" not in out:
             break
         codes = [line.split("(")[-1].rstrip(")") for line in out.split("still to capture: ")[1].splitlines()[0].split(", ")]
