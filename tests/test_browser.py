@@ -306,6 +306,40 @@ def test_names_being_typed_survive_a_tap_on_another_tablet(browser, tmp_path):
         assert page.input_value("#seats") == "Anna, Beat"
 
 
+def test_an_update_changes_the_page_in_place(browser, tmp_path):
+    """Elements that stay on screen are the same elements after an update; only what changed is touched."""
+    app = create_app(tmp_path, pin=PIN)
+    with serving(app) as url, landscape_page(browser, pin=PIN) as page:
+        page.goto(url + "/")
+        page.fill("#seats", "Anna, Beat, Cla")
+        page.click("#start")
+        page.wait_for_selector("#set-upcard")
+        page.evaluate("for (const id of ['undo', 'pot', 'set-upcard']) document.getElementById(id).kept = id")
+        with app.test_client() as other:  # another tablet names the upcard
+            assert other.post("/api/upcard", json={"card": "Kh"}, headers={"X-Table-Pin": PIN}).status_code == 200
+        page.wait_for_selector("#upcard[data-card='Kh']")
+        assert page.evaluate("document.getElementById('undo').kept") == "undo"
+        assert page.evaluate("document.getElementById('pot').kept") == "pot"
+        assert page.locator("#set-upcard").count() == 0  # what the new state no longer has is gone
+        tap_bid(page, "Beat", "chratze")  # and a kept button runs the newest state's action
+        page.wait_for_selector(".bids[data-player='Cla']")
+
+
+def test_a_name_typed_but_left_keeps_its_text_over_updates(browser, tmp_path):
+    app = create_app(tmp_path, pin=PIN)
+    with serving(app) as url, landscape_page(browser, lang=None) as page:
+        page.goto(url + "/")
+        page.wait_for_selector("#seats")
+        page.fill("#seats", "Anna, Beat")
+        page.click("#dealer")  # the player moved on to the dealer field
+        version = page.evaluate("STATE.version")
+        s = app.extensions["table"]
+        with s.lock:
+            s.bump()
+        page.wait_for_function(f"STATE.version > {version}")
+        assert page.input_value("#seats") == "Anna, Beat"
+
+
 def test_a_button_under_a_finger_is_not_replaced_until_it_lifts(browser, tmp_path):
     app = create_app(tmp_path, pin=PIN)
     with serving(app) as url, landscape_page(browser, lang=None) as page:

@@ -39,6 +39,14 @@ def test_the_package_data_names_the_scans():
     assert "cards/*/*.gif" in data and "cards/LICENSE" in data
 
 
+def test_the_page_ships_its_script_library_with_its_licence():
+    """idiomorph (0BSD) is served from the package: a table with no internet still updates in place."""
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["webui"]
+    vendor = ROOT / "webui" / "static" / "vendor"
+    assert "static/vendor/*" in data and (vendor / "idiomorph.js").exists()
+    assert "Zero-Clause BSD" in (vendor / "idiomorph.LICENSE").read_text()
+
+
 def test_the_command_line_loads_opencv_onnx_runtime_and_flask_only_for_the_commands_that_need_them():
     code = ("import sys, chratze.cli; chratze.cli.build_parser(); "
             "print(sorted(m for m in ('cv2', 'onnxruntime', 'flask', 'PIL') if m in sys.modules))")

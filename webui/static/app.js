@@ -15,12 +15,33 @@ const app = document.getElementById("app");
 function h(tag, attrs, ...kids) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
-    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    if (k.startsWith("on")) { on(el, k.slice(2), v); el.dataset.h = HANDLERS.size; HANDLERS.set(el.dataset.h, el._on); }
     else if (v !== null && v !== undefined && v !== false) el.setAttribute(k, v === true ? "" : v);
   }
   for (const kid of kids.flat()) if (kid !== null && kid !== undefined) el.append(kid.nodeType ? kid : String(kid));
   return el;
 }
+// Handlers live in el._on and are called through one listener per type, so that an element the page keeps
+// in place on an update (see morph) runs the handler of the newest state, not of the state it was built for.
+const HANDLERS = new Map();  // data-h of an element just built -> its handlers, until morph binds them
+function on(el, type, fn) {
+  if (!el._on) el._on = {};
+  if (!el._on[type]) el.addEventListener(type, ev => el._on[type] && el._on[type](ev));
+  el._on[type] = fn;
+}
+// Updates change the page in place (idiomorph): a button under a finger, a field being typed in and the
+// focus stay the same elements; a field a player typed into keeps the text until the page no longer shows it.
+function morph(parent, kids) {
+  const next = kids.filter(k => k !== null && k !== undefined).map(k => k.nodeType ? k : document.createTextNode(String(k)));
+  Idiomorph.morph(parent, next, { morphStyle: "innerHTML",
+                                  callbacks: { beforeNodeMorphed: old => !old._typed } });
+  for (const el of parent.querySelectorAll("[data-h]")) {  // kept and newly added (cloned) elements alike
+    const handlers = HANDLERS.get(el.dataset.h);
+    if (handlers) for (const [type, fn] of Object.entries(handlers)) on(el, type, fn);
+  }
+  HANDLERS.clear();
+}
+document.addEventListener("input", ev => { if (ev.target.matches("input:not([type=checkbox]):not([type=file]), textarea")) ev.target._typed = true; }, true);
 function money(r) {
   const sign = r < 0 ? "-" : "", a = Math.abs(r);
   return `${sign}${Math.trunc(a / 100)}.${String(a % 100).padStart(2, "0")}`;
@@ -124,35 +145,20 @@ function follow() {
   es.addEventListener("state", ev => { live.className = "dot on"; render(JSON.parse(ev.data)); });
   es.onerror = () => { live.className = "dot off"; };  // EventSource reconnects by itself
 }
-// An update waits while a finger is on the screen (a button replaced under it would lose the tap), and
-// what a player is typing (a name, a house rule) stays as typed, with its caret, when the page redraws.
+// An update waits while a finger is on the screen: the button under it may change or go with the new state.
 let POINTER_DOWN = false, PENDING = null;
 document.addEventListener("pointerdown", () => { POINTER_DOWN = true; }, true);
 for (const type of ["pointerup", "pointercancel"]) document.addEventListener(type, () => {
   POINTER_DOWN = false;
   if (PENDING) { const p = PENDING; PENDING = null; setTimeout(() => render(p), 0); }  // after the click
 }, true);
-function typing() {
-  const a = document.activeElement;
-  return a && a.id && (a.tagName === "INPUT" || a.tagName === "TEXTAREA")
-    ? { id: a.id, value: a.value, start: a.selectionStart, end: a.selectionEnd } : null;
-}
-function keepTyping(was) {
-  const el = was && document.getElementById(was.id);
-  if (!el) return;
-  el.value = was.value;
-  el.focus();
-  try { el.setSelectionRange(was.start, was.end); } catch (e) { /* inputs without a caret */ }
-}
 function render(state) {
   if (state && STATE && state.epoch && STATE.epoch && state.epoch !== STATE.epoch) { location.reload(); return; }  // a restarted server
   if (POINTER_DOWN && state) { PENDING = state; return; }
   if (!state || (STATE && state.version < STATE.version && state.hands_played === STATE.hands_played)) return;
   STATE = state;
   const fn = { table: renderTable, review: renderReview, ledger: renderLedger, camera: renderCamera, setup: renderSetup }[view];
-  const was = typing();
   if (fn) fn(state);
-  keepTyping(was);
   document.querySelectorAll("[data-t]").forEach(el => { el.textContent = t(el.dataset.t); });
 }
 
@@ -180,7 +186,7 @@ function renderTable(s) {
   side.push(controls(s));
   if (s.notices.length) side.push(h("ul", { class: "notices" }, s.notices.slice(-4).reverse().map(n => h("li", { class: n.kind }, noticeText(n)))));
   app.className = "table-grid";
-  app.replaceChildren(h("div", { class: "live" }, live), h("div", { class: "side" }, side));
+  morph(app, [h("div", { class: "live" }, live), h("div", { class: "side" }, side)]);
 }
 function trickPanel(hand) {
   const cur = hand.current_trick;
@@ -254,9 +260,10 @@ function controls(s) {
     const dealer = h("input", { id: "dealer", value: s.next_dealer || "", placeholder: t("dealer") });
     box.append(h("label", {}, t("seats"), seats), h("label", {}, t("dealer"), dealer),
       h("button", { class: "primary", id: "start", onclick: () => {
-        const names = seats.value.split(",").map(x => x.trim()).filter(Boolean);
+        const value = id => document.getElementById(id).value;  // the field on the page (this one may be a copy)
+        const names = value("seats").split(",").map(x => x.trim()).filter(Boolean);
         const body = names.length ? { seats: names } : {};
-        if (dealer.value.trim()) body.dealer = dealer.value.trim();
+        if (value("dealer").trim()) body.dealer = value("dealer").trim();
         send("/api/hand/start", body);
       } }, hand ? t("next_hand") : t("start_hand")));
   } else {
@@ -286,10 +293,10 @@ function controls(s) {
 // ------------------------------------------------------------------ review
 async function renderReview(s) {
   const hand = s.hand;
-  if (!hand) { app.replaceChildren(h("p", { class: "muted" }, t("no_hand"))); return; }
+  if (!hand) { morph(app, [h("p", { class: "muted" }, t("no_hand"))]); return; }
   const flags = hand.flags.length ? hand.flags.map(f => flagCard(hand, f)) : [h("p", { class: "muted", id: "no-flags" }, t("no_flags"))];
-  app.replaceChildren(h("h2", {}, `${t("review_hand")} ${hand.hand}: ${t("flags")}`), h("div", { id: "flags" }, flags),
-    h("h2", {}, t("tricks")), trickPanel(hand).querySelector("ul"), settlementPanel(hand.settlement));
+  morph(app, [h("h2", {}, `${t("review_hand")} ${hand.hand}: ${t("flags")}`), h("div", { id: "flags" }, flags),
+    h("h2", {}, t("tricks")), trickPanel(hand).querySelector("ul"), settlementPanel(hand.settlement)]);
 }
 function flagCard(hand, f) {
   const snaps = [];
@@ -313,12 +320,12 @@ function renderLedger(s) {
     const text = await ev.target.files[0].text();
     send("/api/session/load", { history: text });
   } });
-  app.replaceChildren(
+  morph(app, [
     h("p", {}, `${t("hands_played")}: ${s.hands_played} · ${t("pot")}: ${money(s.pot)}`),
     h("h2", {}, t("balances")), h("table", { id: "balances" }, bal.map(([p, v]) => h("tr", {}, h("td", {}, p), h("td", { class: v < 0 ? "neg" : "" }, money(v))))),
     h("h2", {}, t("settle_up")), h("ul", { id: "settle-up" }, s.settle_up.map(p => h("li", {}, `${p.payer} → ${p.payee}: ${money(p.amount)}`))),
     h("p", {}, h("a", { href: "/api/export.json", class: "button" }, t("export_json")), " ", h("a", { href: "/api/ledger.csv", class: "button" }, t("export_csv"))),
-    h("label", {}, t("load"), file));
+    h("label", {}, t("load"), file)]);
 }
 
 // ------------------------------------------------------------------ camera and calibration
@@ -412,7 +419,8 @@ function renderTeach(d) {
   const parts = [h("h2", {}, t("teach_title")), decks,
     d.in_use ? h("button", { onclick: () => teachSend("/api/teach/use", { name: null }) }, t("teach_shipped_only")) : null,
     h("div", { class: "row" }, name, pack,
-      h("button", { onclick: () => teachSend("/api/teach/start", { name: name.value, pack: pack.value }) }, t("teach_start")))];
+      h("button", { onclick: () => teachSend("/api/teach/start", {
+        name: document.getElementById("deck-name").value, pack: document.getElementById("deck-pack").value }) }, t("teach_start")))];
   if (cur) {
     const next = cur.cards.find(c => c.code === cur.next);
     parts.push(h("h3", {}, `${cur.name} · ${cur.title}`));
@@ -432,7 +440,7 @@ function renderTeach(d) {
     }
     if (cur.outcome) parts.push(teachFigures(cur.outcome));
   }
-  box.replaceChildren(...parts.filter(Boolean));
+  morph(box, parts);
 }
 function teachFigures(o) {
   const f = o.figures;
