@@ -30,14 +30,12 @@ from .events import (
     UpcardShown,
 )
 from .flags import Flag
+from .reasons import IllegalEvent, refused
 from .rules import HouseRules, broken_obligation, legal_cards, trick_winner_index
 
 TRICKS_PER_HAND = 4
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
 
-
-class IllegalEvent(ValueError):
-    """An event that cannot happen now; the message is the reason, for the person at the table."""
 
 @dataclass
 class Play:
@@ -109,9 +107,9 @@ class Hand:
     def apply(self, event: Event) -> None:
         handler = _HANDLERS.get(type(event))
         if handler is None:
-            raise IllegalEvent(f"a {event.type!r} event does not belong inside a hand")
+            raise refused("not_in_hand", event=event.type)
         if self.phase == "done" and not isinstance(event, FlagRuled) and not self._late_play(event):
-            raise IllegalEvent("this hand is over; start the next hand")
+            raise refused("hand_over")
         handler(self, event)
         self.events.append(event)
         self.position += 1
@@ -119,17 +117,17 @@ class Hand:
     def _seat(self, name: str) -> int:
         i = self.index.get(name)
         if i is None:
-            raise IllegalEvent(f"{name!r} is not seated at this hand (seats: {', '.join(self.seats)})")
+            raise refused("not_seated", name=name, seats=", ".join(self.seats))
         return i
 
     def _upcard(self, ev: UpcardShown) -> None:
         if self.phase != "deal":
-            raise IllegalEvent(f"no upcard is turned during {self.phase}")
+            raise refused("no_upcard_now", phase=self.phase)
         c = ev.card
         if c in self.upcards:
-            raise IllegalEvent(f"{c} was already turned up in this hand")
+            raise refused("upcard_again", card=c.code)
         if self.stock < 1:
-            raise IllegalEvent("the stock is empty: no new upcard can be turned")
+            raise refused("stock_empty")
         self.stock -= 1
         self.upcards.append(c)
         self.trump = c.suit
@@ -156,16 +154,16 @@ class Hand:
         elif self.phase == "joining":
             self._joining_bid(p, ev.bid)
         else:
-            raise IllegalEvent(f"no bids are taken during {self.phase}")
+            raise refused("no_bids_now", phase=self.phase)
         self.bids.append((p, ev.bid))
 
     def _double_blind(self, p: int) -> None:
         if not self.rules.double_blind_allowed:
-            raise IllegalEvent("double blind is not allowed at this table")
+            raise refused("double_blind_off")
         if self.phase != "deal" or self.upcards:
-            raise IllegalEvent("double blind must be announced before the upcard is turned")
+            raise refused("double_blind_late")
         if p != self.dealer:
-            raise IllegalEvent("only the dealer may play double blind")
+            raise refused("double_blind_dealer")
         self.blind = "double_blind"
         self.chratzer = p
         self.held[p] = 6
@@ -173,11 +171,11 @@ class Hand:
 
     def _single_blind(self, p: int) -> None:
         if not self.rules.blind_allowed:
-            raise IllegalEvent("blind is not allowed at this table")
+            raise refused("blind_off")
         if self.phase != "auction" or len(self.upcards) != 1 or self.bids:
-            raise IllegalEvent("blind must be announced after the first upcard, before any bid")
+            raise refused("blind_when")
         if p != self.dealer:
-            raise IllegalEvent("only the dealer may play blind")
+            raise refused("blind_dealer")
         upcard = self.upcards[0]
         self.blind = "blind"
         self.chratzer = p
@@ -189,9 +187,9 @@ class Hand:
     def _auction_bid(self, p: int, bid: str) -> None:
         expected = self.auction_order[self.bid_pos]
         if self.banner_round() and (p != self.dealer or bid != "chratze"):
-            raise IllegalEvent(f"Bannerrunde: {self.seats[self.dealer]} (the dealer) must chratze")
+            raise refused("bannerrunde_dealer", player=self.seats[self.dealer])
         if p != expected:
-            raise IllegalEvent(f"it is {self.seats[expected]}'s turn to bid")
+            raise refused("bid_turn", player=self.seats[expected])
         if bid == "chratze":
             self.chratzer = p
             self._open_joining()
@@ -200,7 +198,7 @@ class Hand:
             if self.bid_pos == self.n:
                 self._auction_failed()
         else:
-            raise IllegalEvent("nobody has chratzed yet: the bid is chratze or weg")
+            raise refused("chratze_or_weg")
 
     def _auction_failed(self) -> None:
         if self.rules.no_bid == "new_upcard" and len(self.upcards) < self.rules.max_upcards and self.stock > 0:
@@ -219,25 +217,25 @@ class Hand:
 
     def _joining_bid(self, p: int, bid: str) -> None:
         if bid == "chratze":
-            raise IllegalEvent(f"{self.seats[self.chratzer]} already chratzes: only one Chratzer per hand")
+            raise refused("one_chratzer", player=self.seats[self.chratzer])
         expected = self.join_order[self.join_pos]
         if p != expected:
-            raise IllegalEvent(f"it is {self.seats[expected]}'s turn to say metcho or weg")
+            raise refused("join_turn", player=self.seats[expected])
         forced = self._forced_to_come_along()
         if bid == "weg" and forced:
-            raise IllegalEvent(forced)
+            raise refused(forced)
         self.active[p] = bid == "metcho"
         self.join_pos += 1
         if self.join_pos == len(self.join_order):
             self._close_joining()
 
     def _forced_to_come_along(self) -> str | None:
-        """Why the player asked now may not say weg (Bannerrunde, Letzter), or None."""
+        """The reason's code why the player asked now may not say weg (Bannerrunde, Letzter), or None."""
         if self.banner_round():
-            return "Bannerrunde: everyone must come along"
+            return "bannerrunde_all"  # reason
         last = self.join_pos == len(self.join_order) - 1
         if last and self.rules.letzter and not any(self.active[q] for q in self.join_order):
-            return "Letzter: the last player asked must come along when nobody else does"
+            return "letzter"  # reason
         return None
 
     def must_come_along(self) -> bool:
@@ -258,13 +256,13 @@ class Hand:
     def _exchange(self, ev: Exchanged) -> None:
         p = self._seat(ev.player)
         if self.phase != "exchange" or self.exchange_pos >= len(self.exchange_order):
-            raise IllegalEvent("cards are exchanged after the auction and before the first card")
+            raise refused("exchange_when")
         expected = self.exchange_order[self.exchange_pos]
         if p != expected:
-            raise IllegalEvent(f"it is {self.seats[expected]}'s turn to exchange")
+            raise refused("exchange_turn", player=self.seats[expected])
         held = self.held[p]
         if not 0 <= ev.count <= held:
-            raise IllegalEvent(f"{ev.player} holds {held} cards and can lay down 0 to {held}, not {ev.count}")
+            raise refused("exchange_count", player=ev.player, held=held, count=ev.count)
         want = 5 if ev.count == held and ev.count > 0 else max(0, 4 - (held - ev.count))
         got = min(want, self.stock)
         self.stock -= got
@@ -277,19 +275,19 @@ class Hand:
     def _swap(self, ev: TrumpSixSwapped) -> None:
         p = self._seat(ev.player)
         if self.phase not in ("exchange", "play") or self.trick is not None:
-            raise IllegalEvent("the trump 6 is swapped after the auction, before the first lead")
+            raise refused("swap_when")
         if self.blind:
-            raise IllegalEvent("the upcard of a blind cannot be taken with the trump 6")
+            raise refused("swap_blind")
         if not self.active[p]:
-            raise IllegalEvent(f"{ev.player} is not playing this hand")
+            raise refused("not_playing", player=ev.player)
         if self.swapped_by is not None:
-            raise IllegalEvent("the trump 6 was already swapped")
+            raise refused("swap_again")
         upcard = self.upcards[-1]
         six = card("6" + upcard.suit_letter)
         if upcard is six:
-            raise IllegalEvent("the upcard is the trump 6 itself")
+            raise refused("swap_six_up")
         if self.known_hands is not None and six not in self.known_hands[p]:
-            raise IllegalEvent(f"{ev.player} does not hold the trump 6")
+            raise refused("swap_no_six", player=ev.player)
         self.swapped_by = p
         self.table_cards.discard(upcard)
         self.table_cards.add(six)
@@ -301,12 +299,12 @@ class Hand:
 
     def _hands_known(self, ev: HandsKnown) -> None:
         if self.phase not in ("exchange", "play") or self.trick is not None:
-            raise IllegalEvent("hands are made known after the auction, before the first lead")
+            raise refused("hands_known_when")
         hands = [set() for _ in range(self.n)]
         names = {self._seat(name) for name in ev.hands}
         missing = [self.seats[q] for q in range(self.n) if self.active[q] and q not in names]
         if missing:
-            raise IllegalEvent(f"hands missing for {', '.join(missing)}")
+            raise refused("hands_missing", players=", ".join(missing))
         taken: set[Card] = set()
         for name, cs in ev.hands.items():
             p = self.index[name]
@@ -318,21 +316,21 @@ class Hand:
     def _check_known_hand(self, p: int, cs: tuple[Card, ...], taken: set[Card]) -> None:
         name = self.seats[p]
         if not self.active[p]:
-            raise IllegalEvent(f"{name} is not playing this hand")
+            raise refused("not_playing", player=name)
         if len(cs) != self.held[p] or len(set(cs)) != len(cs):
-            raise IllegalEvent(f"{name} must hold {self.held[p]} different cards, got {len(cs)}")
+            raise refused("hand_size", player=name, held=self.held[p], count=len(cs))
         clash = [c for c in cs if c in taken or c in self.table_cards
                  or (c in self.upcards and self.taken_by.get(c) != p)]
         if clash:
-            raise IllegalEvent(f"{name}'s hand has {clash[0]}, which is elsewhere")
+            raise refused("hand_clash", player=name, card=clash[0].code)
         lacking = [c for c in self.known_in_hand[p] if c not in cs]
         if lacking:
-            raise IllegalEvent(f"{name} must hold {lacking[0]}, taken from the table")
+            raise refused("hand_lacks", player=name, card=lacking[0].code)
 
     def _ruling(self, ev: FlagRuled) -> None:
         flag = self.flags.get(ev.flag)
         if flag is None:
-            raise IllegalEvent(f"no flag {ev.flag!r} in this hand")
+            raise refused("no_flag", flag=ev.flag)
         flag.status = "upheld" if ev.upheld else "dismissed"
 
     # ----------------------------------------------------------------- play
@@ -350,7 +348,7 @@ class Hand:
             self.seen.setdefault(ev.card, play)
             return
         if self.phase not in ("exchange", "play"):
-            raise IllegalEvent(f"no card is played during {self.phase}")
+            raise refused("no_play_now", phase=self.phase)
         self.phase = "play"  # a first card closes an exchange nobody finished recording
         if self.trick is None:
             self.trick = self._new_trick(1, self.chratzer)
@@ -483,7 +481,7 @@ class Hand:
     def legal_moves(self, player: str) -> list[Card]:
         """Known-hands mode: the cards ``player`` may play now."""
         if self.known_hands is None:
-            raise IllegalEvent("legal moves need known hands")
+            raise refused("need_known_hands")
         p = self._seat(player)
         led = self.trick.plays[0].card.suit if self.trick and self.trick.plays else None
         return sorted(legal_cards(self.known_hands[p], led, self.trump), key=lambda c: c.index)
@@ -503,13 +501,13 @@ class Hand:
 def _check_start(start: HandStarted) -> None:
     seats = start.seats
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
-        raise IllegalEvent(f"Chratze is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(seats)}")
+        raise refused("player_count", low=MIN_PLAYERS, high=MAX_PLAYERS, count=len(seats))
     if len(set(seats)) != len(seats):
-        raise IllegalEvent("each player may sit only once")
+        raise refused("seat_once")
     if start.dealer not in seats:
-        raise IllegalEvent(f"the dealer {start.dealer!r} is not seated")
+        raise refused("dealer_not_seated", dealer=start.dealer)
     if start.ante < 0 or start.carried < 0:
-        raise IllegalEvent("ante and carried pot must not be negative")
+        raise refused("negative_money")
 
 
 _HANDLERS: dict[type, Callable[[Hand, Event], None]] = {

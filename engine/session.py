@@ -13,6 +13,7 @@ from typing import Any, Iterable
 
 from .events import CardCorrected, CardPlayed, Event, HandStarted, Undo, UpcardShown
 from .hand import Hand, IllegalEvent
+from .reasons import refused
 from .ledger import Payment, settle_up
 from .rules import HouseRules
 from .settlement import Settlement, settle
@@ -30,7 +31,7 @@ def resolve(log: list[Event]) -> list[Effective]:
     for i, ev in enumerate(log):
         if isinstance(ev, Undo):
             if not stack:
-                raise IllegalEvent("nothing to undo")
+                raise refused("nothing_to_undo")
             stack.pop()
         elif isinstance(ev, CardCorrected):
             _check_correction(log, stack, ev)
@@ -51,9 +52,9 @@ def resolve(log: list[Event]) -> list[Effective]:
 
 def _check_correction(log: list[Event], stack: list[int], ev: CardCorrected) -> None:
     if ev.target not in stack:
-        raise IllegalEvent(f"event {ev.target} is not in effect and cannot be corrected")
+        raise refused("not_in_effect", target=ev.target)
     if not isinstance(log[ev.target], (CardPlayed, UpcardShown)):
-        raise IllegalEvent(f"event {ev.target} is a {log[ev.target].type!r}, not an upcard or a play")
+        raise refused("not_correctable", target=ev.target, kind=log[ev.target].type)
 
 
 class Session:
@@ -102,24 +103,24 @@ class Session:
                 self._apply(eff.event, eff.position)
         except IllegalEvent as exc:
             self.hands, self.positions, self._closed, self._balances, self._pot = saved
-            raise IllegalEvent(f"that correction makes the record impossible: {exc}") from None
+            raise refused("correction_impossible", reason=exc) from None
 
     def _apply(self, event: Event, position: int) -> None:
         if isinstance(event, HandStarted):
             self._start_hand(event, position)
             return
         if not self.hands:
-            raise IllegalEvent("no hand has started: seat the players and start a hand first")
+            raise refused("no_hand")
         self.hands[-1].apply(event)
         self.positions[-1].append(position)
 
     def _start_hand(self, start: HandStarted, position: int) -> None:
         pot = self.pot
         if start.carried != pot:
-            raise IllegalEvent(f"the pot carried into this hand is {pot}, not {start.carried}")
+            raise refused("carried_wrong", pot=pot, carried=start.carried)
         ante = self.ante_due(pot)
         if start.ante != ante:
-            raise IllegalEvent(f"the ante for this hand is {ante}, not {start.ante}")
+            raise refused("ante_wrong", ante=ante, given=start.ante)
         hand = Hand(start, self.rules, number=len(self.hands) + 1)
         if self.hands:
             self._close(self.hands[-1])
@@ -199,7 +200,7 @@ class Session:
         """The ``HandStarted`` event the table would record next."""
         if seats is None:
             if not self.hands:
-                raise IllegalEvent("seat the players for the first hand")
+                raise refused("seat_first")
             seats = self.hands[-1].seats
         seats = tuple(seats)
         dealer = dealer or self.next_dealer(seats)

@@ -418,3 +418,21 @@ def test_a_wrong_pin_is_told_in_german(browser, tmp_path):
         page.click("#start")
         page.wait_for_selector("#banner:not([hidden])")
         assert page.inner_text("#banner") == "Falsche oder fehlende PIN des Tisches"
+
+
+def test_the_referees_refusal_is_told_in_german(browser, tmp_path):
+    app = create_app(tmp_path, pin=PIN)
+    with serving(app) as url, landscape_page(browser, lang="de", pin=PIN) as page:
+        page.goto(url + "/")
+        page.fill("#seats", "Anna, Beat, Cla")
+        page.click("#start")
+        page.click("#set-upcard")
+        pick(page, "Kh")
+        page.wait_for_selector("#upcard[data-card='Kh']")
+        page.evaluate("send('/api/bid', { player: 'Anna', bid: 'chratze' })")  # a stale tablet's tap, out of turn
+        page.wait_for_selector("#banner:not([hidden])")
+        assert page.inner_text("#banner") == "Beat ist mit Bieten an der Reihe"
+        page.evaluate("send('/api/play', { player: 'Beat', card: '9h' })")  # a phase named in German too
+        page.wait_for_function("document.getElementById('banner').textContent.includes('Bieten')"
+                               " && !document.getElementById('banner').textContent.includes('Reihe')")
+        assert page.inner_text("#banner") == "Während «Bieten» wird keine Karte gespielt"

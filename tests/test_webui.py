@@ -454,8 +454,6 @@ def _folder_video(tmp_path, n: int = 3):
 
 
 def test_a_video_that_has_ended_says_so_instead_of_watching(data, tmp_path):
-    import time
-
     from webui.camera import CameraRunner
 
     app = create_app(data, pin=PIN, testing=True)

@@ -32,7 +32,7 @@ from engine.events import (
     UpcardShown,
     event_from_dict,
 )
-from engine.hand import IllegalEvent
+from engine.reasons import IllegalEvent, refused
 from engine.rules import HouseRules, RulesError
 from engine.session import Session
 from vision.table.watch import AnswerError
@@ -46,7 +46,14 @@ NAME_MAX = 24  # characters of a player's name: what fits a seat on the page
 
 
 class BadRequest(ValueError):
-    pass
+    """Malformed input; ``code`` and ``values`` where a page's own request can cause it (its language)."""
+
+    def __init__(self, message: str, code: str | None = None, **values: Any) -> None:
+        super().__init__(message)
+        self.code, self.values = code, values
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"error": str(self), **({"code": self.code, "values": self.values} if self.code else {})}
 
 
 def service() -> TableService:
@@ -68,12 +75,12 @@ def state_now() -> dict[str, Any]:
 
 @api.errorhandler(BadRequest)
 def _bad(exc):
-    return jsonify(error=str(exc)), 400
+    return jsonify(exc.to_dict()), 400
 
 
 @api.errorhandler(IllegalEvent)
 def _illegal(exc):
-    return jsonify(error=str(exc)), 409
+    return jsonify(exc.to_dict()), 409
 
 
 def writes(fn: Callable) -> Callable:
@@ -178,7 +185,7 @@ def start_hand(body):
     if seats is not None and (not isinstance(seats, list) or not all(isinstance(x, str) and x.strip() for x in seats)):
         raise BadRequest("'seats' must be a list of player names, in play order")
     if seats and any(len(x.strip()) > NAME_MAX for x in seats):
-        raise BadRequest(f"a player's name is at most {NAME_MAX} characters")
+        raise BadRequest(f"a player's name is at most {NAME_MAX} characters", "name_long", max=NAME_MAX)
     dealer = body.get("dealer")
     if dealer is not None and not isinstance(dealer, str):
         raise BadRequest("'dealer' must be a player's name")
@@ -215,7 +222,7 @@ def play(body):
         hand = s.session.current
         turn = hand.whose_turn() if hand else None
         if turn is None:
-            raise IllegalEvent("nobody is to play now")
+            raise refused("nobody_to_play")
         player = hand.seats[turn]
     elif not isinstance(player, str) or not player.strip():
         raise BadRequest("'player' must be a player's name")
@@ -265,7 +272,7 @@ def any_event(body):
 def excuse(body):
     s = service()
     if s.watcher is None:
-        raise BadRequest("no camera is running")
+        raise BadRequest("no camera is running", "no_camera")
     s.note(s.watcher.excuse(_card(body).code))
     s.bump()
 
@@ -277,7 +284,7 @@ def answer(body):
     the camera missed?" the answer is her card, or ``none``."""
     s = service()
     if s.watcher is None:
-        raise BadRequest("no camera is running")
+        raise BadRequest("no camera is running", "no_camera")
     ask = body.get("ask")
     if not isinstance(ask, int) or isinstance(ask, bool):
         raise BadRequest("'ask' must be the number of the question")
@@ -295,14 +302,14 @@ def new_session(body):
     try:
         rules = HouseRules.from_dict(body.get("rules") or {})
     except (RulesError, TypeError) as exc:
-        raise BadRequest(f"house rules: {exc}") from None
+        raise BadRequest(f"house rules: {exc}", "rules_bad", detail=str(exc)) from None
     meta = body.get("meta") or {}
     if not isinstance(meta, dict):
         raise BadRequest("'meta' must be an object")
     try:
         session = Session(rules, meta, opening_pot=body.get("opening_pot", 0))
     except ValueError as exc:
-        raise BadRequest(str(exc)) from None
+        raise BadRequest(str(exc), "opening_pot_bad") from None
     service().replace_session(session)
 
 
@@ -311,9 +318,9 @@ def new_session(body):
 def load_session(body):
     doc = body.get("history")
     if not isinstance(doc, (dict, str)):
-        raise BadRequest("'history' must be a hand history (the JSON that export writes)")
+        raise BadRequest("'history' must be a hand history (the JSON that export writes)", "history_bad", detail="")
     try:
         session = parse_history(doc if isinstance(doc, str) else json.dumps(doc))
     except ValueError as exc:
-        raise BadRequest(f"that hand history cannot be loaded: {exc}") from None
+        raise BadRequest(f"that hand history cannot be loaded: {exc}", "history_bad", detail=str(exc)) from None
     service().replace_session(session)

@@ -97,9 +97,15 @@ async function send(path, body) {
   return data;
 }
 function errorText(data) {
-  // the server's reason in the page's language where it gives a code this page knows; else its English
+  // the server's reason in the page's language where it gives a code this page knows; else its English.
+  // A value may be a refusal itself (a correction refused for its reason), or a word the page knows (a phase).
   const key = `err_${data.code}`, text = data.code ? t(key) : key;
-  return text !== key ? text.replace("{wait}", data.wait).replace("{hand}", data.hand) : data.error;
+  if (text === key) return data.error;
+  const values = Object.assign({ wait: data.wait, hand: data.hand }, data.values || {});
+  return text.replace(/\{(\w+)\}/g, (_, k) => {
+    const v = values[k], word = `${k}_${v}`;
+    return v && typeof v === "object" ? errorText(v) : t(word) !== word ? t(word) : v;
+  });
 }
 function askPin() {
   const pin = prompt(t("pin_prompt"));
