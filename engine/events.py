@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Mapping
 
 from .cards import Card, CardError, card
+from .rules import HouseRules, RulesError
 
 BIDS = ("chratze", "weg", "metcho", "blind", "double_blind")
 
@@ -116,14 +117,27 @@ class CardPlayed(Event):
 
 @dataclass(frozen=True)
 class FlagRuled(Event):
-    """The table's decision on a flag: upheld or dismissed."""
+    """The table's decision on a flag: upheld or dismissed. ``hand`` (numbered from 1) rules on a flag of
+    an earlier hand, as a dispute settled later in the evening; None: the current hand."""
 
     type: ClassVar[str] = "flag_ruled"
     flag: str
     upheld: bool
+    hand: int | None = None
 
     def _payload(self) -> dict[str, Any]:
-        return {"flag": self.flag, "upheld": self.upheld}
+        return {"flag": self.flag, "upheld": self.upheld, **({"hand": self.hand} if self.hand is not None else {})}
+
+
+@dataclass(frozen=True)
+class RulesChanged(Event):
+    """The table's house rules from the next hand on; recorded between hands only."""
+
+    type: ClassVar[str] = "rules_changed"
+    rules: HouseRules
+
+    def _payload(self) -> dict[str, Any]:
+        return {"rules": self.rules.to_dict()}
 
 
 @dataclass(frozen=True)
@@ -148,7 +162,7 @@ class CardCorrected(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (HandStarted, UpcardShown, BidMade, Exchanged, TrumpSixSwapped, HandsKnown,
-                CardPlayed, FlagRuled, Undo, CardCorrected)
+                CardPlayed, FlagRuled, RulesChanged, Undo, CardCorrected)
 }
 
 
@@ -221,6 +235,22 @@ def _bid(d: Mapping[str, Any], meta: dict) -> BidMade:
     return BidMade(_name(d, "player"), bid, meta=meta)
 
 
+def _hand_number(d: Mapping[str, Any]) -> int | None:
+    if d.get("hand") is None:
+        return None
+    n = _need(d, "hand", int)
+    if n < 1:
+        raise EventError(f"field 'hand' is a hand's number, from 1, not {n}")
+    return n
+
+
+def _rules_changed(d: Mapping[str, Any], meta: dict) -> RulesChanged:
+    try:
+        return RulesChanged(HouseRules.from_dict(dict(_need(d, "rules", Mapping))), meta=meta)
+    except (RulesError, TypeError) as exc:
+        raise EventError(f"field 'rules': {exc}") from None
+
+
 _BUILDERS = {
     HandStarted: _hand_started,
     UpcardShown: lambda d, m: UpcardShown(_card(d, "card"), meta=m),
@@ -229,7 +259,8 @@ _BUILDERS = {
     TrumpSixSwapped: lambda d, m: TrumpSixSwapped(_name(d, "player"), meta=m),
     HandsKnown: _hands_known,
     CardPlayed: lambda d, m: CardPlayed(_name(d, "player"), _card(d, "card"), meta=m),
-    FlagRuled: lambda d, m: FlagRuled(_name(d, "flag"), _need(d, "upheld", bool), meta=m),
+    FlagRuled: lambda d, m: FlagRuled(_name(d, "flag"), _need(d, "upheld", bool), _hand_number(d), meta=m),
+    RulesChanged: _rules_changed,
     Undo: lambda d, m: Undo(meta=m),
     CardCorrected: lambda d, m: CardCorrected(_need(d, "target", int), _card(d, "card"), meta=m),
 }

@@ -49,7 +49,7 @@ class ReadResult:
 
 def dumps(session: Session) -> str:
     """Serialise a session: the raw log, corrections included, one event per line."""
-    head = {"format": FORMAT, "version": VERSION, "rules": session.rules.to_dict(), "meta": session.meta}
+    head = {"format": FORMAT, "version": VERSION, "rules": session.opening_rules.to_dict(), "meta": session.meta}
     if session.opening_pot:
         head["opening_pot"] = session.opening_pot
     lines = [json.dumps(ev.to_dict(), ensure_ascii=False) for ev in session.log]

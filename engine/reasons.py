@@ -62,6 +62,8 @@ REASONS: dict[str, str] = {
     "seat_first": "seat the players for the first hand",
     "carried_wrong": "the pot carried into this hand is {pot}, not {carried}",
     "ante_wrong": "the ante for this hand is {ante}, not {given}",
+    "rules_mid_hand": "house rules change between hands: finish or abandon hand {hand} first",
+    "no_such_hand": "no earlier hand {hand} to rule on (hands so far: {hands})",
 }
 
 

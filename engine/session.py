@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Iterable
 
-from .events import CardCorrected, CardPlayed, Event, HandStarted, Undo, UpcardShown
+from .events import CardCorrected, CardPlayed, Event, FlagRuled, HandStarted, RulesChanged, Undo, UpcardShown
 from .hand import Hand, IllegalEvent
 from .reasons import refused
 from .ledger import Payment, settle_up
@@ -66,7 +66,7 @@ class Session:
         recording mid-evening); it is carried into the first hand and is nobody's balance."""
         if not isinstance(opening_pot, int) or isinstance(opening_pot, bool) or opening_pot < 0:
             raise ValueError(f"the opening pot is a whole number of Rappen, 0 or more, not {opening_pot!r}")
-        self.rules = rules or HouseRules()
+        self.opening_rules = rules or HouseRules()  # the record's head; RulesChanged events change them later
         self.meta = dict(meta or {})
         self.opening_pot = opening_pot
         self.log: list[Event] = []
@@ -80,6 +80,8 @@ class Session:
         self._closed: list[Settlement] = []  # settlements of hands before the current one
         self._balances: dict[str, int] = {}
         self._pot = self.opening_pot
+        self._ruled_late = 0  # Rappen that rulings on earlier hands put into the pot since this hand began
+        self.rules = self.opening_rules
 
     # ------------------------------------------------------------- recording
     def record(self, event: Event) -> int:
@@ -96,18 +98,26 @@ class Session:
 
     def _refold(self, log: list[Event]) -> None:
         effective = resolve(log)
-        saved = (self.hands, self.positions, self._closed, self._balances, self._pot)
+        saved = (self.hands, self.positions, self._closed, self._balances, self._pot, self._ruled_late, self.rules)
         self._reset()
         try:
             for eff in effective:
                 self._apply(eff.event, eff.position)
         except IllegalEvent as exc:
-            self.hands, self.positions, self._closed, self._balances, self._pot = saved
+            self.hands, self.positions, self._closed, self._balances, self._pot, self._ruled_late, self.rules = saved
             raise refused("correction_impossible", reason=exc) from None
 
     def _apply(self, event: Event, position: int) -> None:
         if isinstance(event, HandStarted):
             self._start_hand(event, position)
+            return
+        if isinstance(event, RulesChanged):
+            if self.hands and self.hands[-1].phase != "done":
+                raise refused("rules_mid_hand", hand=len(self.hands))
+            self.rules = event.rules
+            return
+        if isinstance(event, FlagRuled) and event.hand not in (None, len(self.hands)):
+            self._rule_earlier(event, position)
             return
         if not self.hands:
             raise refused("no_hand")
@@ -127,8 +137,24 @@ class Session:
         for name in start.seats:
             self._balances[name] = self._balances.get(name, 0) - ante
         self._pot = pot + ante * len(start.seats)
+        self._ruled_late = 0  # now in the pot this hand is played for
         self.hands.append(hand)
         self.positions.append([position])
+
+    def _rule_earlier(self, ruling: FlagRuled, position: int) -> None:
+        """A ruling on an earlier hand: its settlement is made again, and what changes moves between the
+        players and the pot now (the hands since were played for the pot they had)."""
+        k = ruling.hand - 1
+        if not 0 <= k < len(self.hands) - 1:
+            raise refused("no_such_hand", hand=ruling.hand, hands=len(self.hands))
+        hand, before = self.hands[k], self._closed[k]
+        hand.apply(replace(ruling, hand=None))
+        self.positions[k].append(position)
+        after = settle(hand, abandoned=True)
+        self._closed[k] = after
+        self._book(self._balances, before, sign=-1)
+        self._book(self._balances, after)
+        self._ruled_late += after.carried_out - before.carried_out
 
     def _close(self, hand: Hand) -> None:
         s = settle(hand, abandoned=True)
@@ -137,11 +163,11 @@ class Session:
         self._pot = s.carried_out
 
     @staticmethod
-    def _book(balances: dict[str, int], s: Settlement) -> None:
+    def _book(balances: dict[str, int], s: Settlement, sign: int = 1) -> None:
         for name, v in s.payouts.items():
-            balances[name] = balances.get(name, 0) + v
+            balances[name] = balances.get(name, 0) + sign * v
         for name, v in s.penalties.items():
-            balances[name] = balances.get(name, 0) - v
+            balances[name] = balances.get(name, 0) - sign * v
 
     # ------------------------------------------------------------- state
     @property
@@ -166,7 +192,7 @@ class Session:
         """The pot now: with the current hand's payout and penalties once it is over."""
         if not self.hands:
             return self._pot
-        return settle(self.hands[-1]).carried_out
+        return settle(self.hands[-1]).carried_out + self._ruled_late
 
     def ante_due(self, pot: int | None = None) -> int:
         pot = self.pot if pot is None else pot

@@ -436,3 +436,34 @@ def test_the_referees_refusal_is_told_in_german(browser, tmp_path):
         page.wait_for_function("document.getElementById('banner').textContent.includes('Bieten')"
                                " && !document.getElementById('banner').textContent.includes('Reihe')")
         assert page.inner_text("#banner") == "Während «Bieten» wird keine Karte gespielt"
+
+
+def test_the_review_rules_on_a_flag_of_an_earlier_hand(browser, tmp_path):
+    from engine.rules import HouseRules
+    from tests.test_webui_later import revoke_hand
+
+    app = create_app(tmp_path, pin="4711", rules=HouseRules(revoke_penalty=True))
+    with app.test_client() as client:
+        revoke_hand(client)
+        client.post("/api/hand/start", json={}, headers={"X-Table-Pin": "4711"})  # the evening moved on
+    with serving(app) as url, landscape_page(browser, pin="4711") as page:
+        page.goto(url + "/review")
+        page.wait_for_selector("#review-hand")
+        page.select_option("#review-hand", "1")
+        page.wait_for_selector("article.flag.open")
+        assert "Cla" in page.inner_text("article.flag header") and "Cla pays" in page.inner_text("#settlement")
+        page.click("article.flag .dismiss")
+        page.wait_for_selector("article.flag.dismissed")
+        page.wait_for_selector("#settlement:has-text('Cla gets')")  # Cla's share, now the revoke is dismissed
+        assert app.extensions["table"].session.hands[0].flags.popitem()[1].status == "dismissed"
+
+
+def test_setup_changes_house_rules_from_the_next_hand(browser, tmp_path):
+    app = create_app(tmp_path, pin=PIN)
+    with serving(app) as url, landscape_page(browser, pin=PIN) as page:
+        page.goto(url + "/setup")
+        page.fill("#rule-ante", "50")
+        page.click("#rules-next-hand")
+        page.wait_for_selector("#banner.ok")
+        assert app.extensions["table"].session.rules.ante == 50
+        assert app.extensions["table"].session.log[-1].type == "rules_changed"

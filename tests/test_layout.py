@@ -33,7 +33,7 @@ def test_a_layout_survives_saving_and_loading(tmp_path):
 
 
 @pytest.mark.parametrize("bad", [{"zones": {"1": [[0, 0], [1, 1]]}}, {"zones": {"1": "here"}}, {"zones": []},
-                                 {"zones": {}, "space": "sky"}, []])
+                                 {"zones": {}, "space": "sky"}, {"zones": {}}, []])
 def test_a_malformed_layout_is_refused_with_a_reason(bad):
     with pytest.raises(LayoutError):
         TableLayout.from_dict(bad)

@@ -15,11 +15,11 @@ BAD_VALUES = [None, 5, -1, 3.5, True, "", " ", "x" * 300, "Zz", "../../etc", [],
 ROUTE_KEYS = {  # each write route and the keys it reads: every value given is of the wrong kind or meaning
     "/api/hand/start": ["seats", "dealer"], "/api/bid": ["player", "bid"], "/api/exchange": ["player", "count"],
     "/api/upcard": ["card"], "/api/play": ["player", "card"], "/api/swap": ["player"],
-    "/api/correct": ["position", "card"], "/api/undo": [], "/api/flag": ["flag", "upheld"], "/api/event": ["event"],
+    "/api/correct": ["position", "card"], "/api/undo": [], "/api/flag": ["flag", "upheld", "hand"], "/api/event": ["event"],
     "/api/camera/excuse": ["card"], "/api/camera/answer": ["ask", "card"], "/api/session/new": ["rules", "meta"],
     "/api/session/load": ["history"], "/api/layout": ["zones", "mat", "space"],
     "/api/teach/start": ["name", "pack"], "/api/teach/capture": ["code"], "/api/teach/learn": ["whole"],
-    "/api/teach/use": ["name"],
+    "/api/teach/use": ["name"], "/api/rules": ["rules"],
 }
 
 
@@ -41,7 +41,7 @@ def _malformed(rng: random.Random, route: str):
         body["name"] = rng.choice([5, "", "../x", "nope"])  # None is the legal "no deck"
     if route == "/api/hand/start":
         body["seats"] = rng.choice([5, "", [], [1, "a"], ["x" * 300], "Anna"])  # any list of names would be legal
-    if route == "/api/session/new":
+    if route in ("/api/session/new", "/api/rules"):
         body["rules"] = rng.choice(["x", 5, [1], {"ante": "lots"}, {"nope": 1}])
     if route == "/api/layout" and "mat" in body:
         body["mat"] = rng.choice([0, 1, 9, "4", 3.5, True, None])  # 2 to 7 seats would be a legal mat

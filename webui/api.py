@@ -27,6 +27,7 @@ from engine.events import (
     EventError,
     Exchanged,
     FlagRuled,
+    RulesChanged,
     TrumpSixSwapped,
     Undo,
     UpcardShown,
@@ -38,7 +39,7 @@ from engine.session import Session
 from vision.table.watch import AnswerError
 
 from .guard import json_body
-from .state import table_state
+from .state import hand_view, table_state
 from .table import TableService, dumps_state, export_json, ledger_csv, parse_history
 
 api = Blueprint("api", __name__)
@@ -159,6 +160,16 @@ def events():
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
+@api.get("/hand/<int:number>")
+def get_hand(number: int):
+    """One hand of the evening as the review shows it (an earlier hand's flags are ruled on there)."""
+    s = service()
+    with s.lock:
+        if not 1 <= number <= len(s.session.hands):
+            return jsonify(error=f"no hand {number}: {len(s.session.hands)} played so far"), 404
+        return jsonify(hand_view(s.session, s.session.hands[number - 1]))
+
+
 @api.get("/export.json")
 def export():
     return _download(export_json, "application/json", "chratze-{}.json")
@@ -182,12 +193,13 @@ def _download(render: Callable[[Session], str], mimetype: str, name: str) -> Res
 @writes
 def start_hand(body):
     seats = body.get("seats")
-    if seats is not None and (not isinstance(seats, list) or not all(isinstance(x, str) and x.strip() for x in seats)):
+    if seats is not None and (not isinstance(seats, list) or not seats
+                              or not all(isinstance(x, str) and x.strip() for x in seats)):
         raise BadRequest("'seats' must be a list of player names, in play order")
     if seats and any(len(x.strip()) > NAME_MAX for x in seats):
         raise BadRequest(f"a player's name is at most {NAME_MAX} characters", "name_long", max=NAME_MAX)
     dealer = body.get("dealer")
-    if dealer is not None and not isinstance(dealer, str):
+    if dealer is not None and (not isinstance(dealer, str) or not dealer.strip()):
         raise BadRequest("'dealer' must be a player's name")
     service().start_hand([x.strip() for x in seats] if seats else None, dealer)
 
@@ -253,7 +265,21 @@ def rule_flag(body):
     upheld = body.get("upheld")
     if not isinstance(upheld, bool):
         raise BadRequest("'upheld' must be true or false")
-    service().record(FlagRuled(_str(body, "flag"), upheld))
+    hand = body.get("hand")  # an earlier hand's flag; none: the current hand's
+    if hand is not None and (not isinstance(hand, int) or isinstance(hand, bool) or hand < 1):
+        raise BadRequest("'hand' must be a hand's number, from 1")
+    service().record(FlagRuled(_str(body, "flag"), upheld, hand))
+
+
+@api.post("/rules")
+@writes
+def change_rules(body):
+    """House rules from the next hand on (between hands only); the hands played keep theirs."""
+    try:
+        rules = HouseRules.from_dict(body.get("rules"))
+    except (RulesError, TypeError) as exc:
+        raise BadRequest(f"house rules: {exc}", "rules_bad", detail=str(exc)) from None
+    service().record(RulesChanged(rules))
 
 
 @api.post("/event")

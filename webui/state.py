@@ -14,7 +14,6 @@ from engine.hand import Hand
 from engine.report import hand_summary
 from engine.rules import NO_BID_PROCEDURES, SPLITS
 from engine.session import Session
-from engine.settlement import settle
 
 BID_ORDER = ("chratze", "metcho", "weg", "blind", "double_blind")
 
@@ -33,13 +32,16 @@ def table_state(session: Session, version: int, camera: dict[str, Any] | None = 
         "settle_up": [p.to_dict() for p in session.settle_up()],
         "next_dealer": session.next_dealer(),
         "hand": hand_view(session, hand) if hand else None,
+        "flagged_hands": [{"hand": h.number, "flags": len(h.flags),
+                           "open": sum(f.status == "open" for f in h.flags.values())}
+                          for h in session.hands if h.flags],  # the review's list; each read at /api/hand/N
         "camera": camera,
         "notices": list(notices or []),
     }
 
 
 def hand_view(session: Session, hand: Hand) -> dict[str, Any]:
-    s = settle(hand)
+    s = session.settlements()[hand.number - 1]  # an earlier hand's as closed (abandoned, or ruled on since)
     view = hand_summary(hand, s)
     positions = session.positions[hand.number - 1]
     turn = hand.whose_turn()

@@ -79,7 +79,7 @@ class TableService:
                 self.archive.mkdir(parents=True, exist_ok=True)
                 name = time.strftime("%Y%m%d-%H%M%S") + f"-{len(self.session.log)}.json"
                 (self.archive / name).write_text(history.dumps(self.session), encoding="utf-8")
-            self.store.reset(session.rules, session.meta, session.log, session.opening_pot)
+            self.store.reset(session.opening_rules, session.meta, session.log, session.opening_pot)
             self.session = session
             if self.watcher is not None:
                 self.watcher.session = session

@@ -73,6 +73,8 @@ class TableLayout:
     def from_dict(cls, data: dict) -> "TableLayout":
         if not isinstance(data, dict) or not isinstance(data.get("zones"), dict):
             raise LayoutError("a table layout is an object with a 'zones' object")
+        if not data["zones"]:  # nothing to watch: a saved empty layout would leave the camera blind
+            raise LayoutError("a table layout needs at least one zone (the upcard's, the players')")
         space = data.get("space", "image")
         if space not in ("image", "mat"):
             raise LayoutError(f"layout space must be 'image' or 'mat', not {space!r}")

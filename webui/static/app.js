@@ -297,14 +297,27 @@ function controls(s) {
 }
 
 // ------------------------------------------------------------------ review
+// The current hand's flags, or an earlier hand's (a dispute settled later in the evening), chosen in a list.
+let REVIEW_HAND = null;  // the hand's number, or null: the current hand
 async function renderReview(s) {
-  const hand = s.hand;
+  let hand = s.hand;
+  const earlier = (s.flagged_hands || []).filter(x => !hand || x.hand !== hand.hand);
+  if (REVIEW_HAND && hand && REVIEW_HAND !== hand.hand) {
+    const res = await fetch(`/api/hand/${REVIEW_HAND}`);
+    if (res.ok) hand = await res.json(); else REVIEW_HAND = null;
+  }
   if (!hand) { morph(app, [h("p", { class: "muted" }, t("no_hand"))]); return; }
-  const flags = hand.flags.length ? hand.flags.map(f => flagCard(hand, f)) : [h("p", { class: "muted", id: "no-flags" }, t("no_flags"))];
-  morph(app, [h("h2", {}, `${t("review_hand")} ${hand.hand}: ${t("flags")}`), h("div", { id: "flags" }, flags),
+  const choose = earlier.length ? h("label", { class: "review-hand" }, `${t("review_hand")} `,
+    h("select", { id: "review-hand", onchange: ev => { REVIEW_HAND = parseInt(ev.target.value, 10) || null; render(Object.assign({}, STATE, { version: STATE.version })); } },
+      h("option", { value: "", selected: hand.hand === s.hand.hand }, `${s.hand.hand} (${t("current")})`),
+      earlier.map(x => h("option", { value: x.hand, selected: hand.hand === x.hand },
+        `${x.hand} · ${x.flags} ${t("flags")}${x.open ? ` · ${x.open} ${t("open")}` : ""}`)))) : null;
+  const past = hand.hand !== s.hand.hand ? hand.hand : null;
+  const flags = hand.flags.length ? hand.flags.map(f => flagCard(hand, f, past)) : [h("p", { class: "muted", id: "no-flags" }, t("no_flags"))];
+  morph(app, [choose, h("h2", {}, `${t("review_hand")} ${hand.hand}: ${t("flags")}`), h("div", { id: "flags" }, flags),
     h("h2", {}, t("tricks")), trickPanel(hand).querySelector("ul"), settlementPanel(hand.settlement)]);
 }
-function flagCard(hand, f) {
+function flagCard(hand, f, past) {
   const snaps = [];
   const playSnap = hand.snapshots[f.card];
   const proofSnap = hand.proof_snapshots[f.id];
@@ -315,8 +328,8 @@ function flagCard(hand, f) {
     h("p", {}, h("b", {}, `${t("evidence")}: `), f.evidence.join("; ") || "–"),
     h("div", { class: "snaps" }, snaps),
     h("div", { class: "ruling" }, h("span", { class: "status" }, t(f.status)),
-      h("button", { class: "uphold", onclick: () => send("/api/flag", { flag: f.id, upheld: true }) }, t("uphold")),
-      h("button", { class: "dismiss", onclick: () => send("/api/flag", { flag: f.id, upheld: false }) }, t("dismiss"))));
+      h("button", { class: "uphold", onclick: () => send("/api/flag", { flag: f.id, upheld: true, hand: past }) }, t("uphold")),
+      h("button", { class: "dismiss", onclick: () => send("/api/flag", { flag: f.id, upheld: false, hand: past }) }, t("dismiss"))));
 }
 
 // ------------------------------------------------------------------ ledger
@@ -392,6 +405,8 @@ function renderSetup(s) {
       ["french", "german"].map(v => h("option", { value: v, selected: signs() === v }, t(`signs_${v}`))))),
     h("button", { class: "primary", id: "new-session", onclick: () =>
       send("/api/session/new", { rules: rules(), opening_pot: parseInt(pot.value || "0", 10) }) }, t("new_session")),
+    " ", h("button", { id: "rules-next-hand", onclick: () => send("/api/rules", { rules: rules() })
+      .then(r => r && banner(t("rules_changed"), "ok")) }, t("rules_next_hand")),
     h("p", { class: "muted" }, "PIN: ", h("button", { onclick: askPin }, t("pin"))),
     h("section", { id: "join" }, h("h2", {}, t("join")), h("img", { src: "/join.svg", alt: "QR", width: "200", id: "join-qr" }),
       h("p", { id: "join-url" })),

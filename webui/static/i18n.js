@@ -65,6 +65,10 @@ const I18N = {
     err_correction_impossible: "Diese Korrektur macht die Aufzeichnung unmöglich: {reason}",
     err_no_hand: "Noch kein Spiel: Spieler setzen und ein Spiel starten", err_seat_first: "Für das erste Spiel die Spieler setzen",
     err_carried_wrong: "Der Pott in dieses Spiel ist {pot}, nicht {carried}", err_ante_wrong: "Der Einsatz für dieses Spiel ist {ante}, nicht {given}",
+    current: "laufend", rules_next_hand: "Diese Regeln ab dem nächsten Spiel",
+    rules_changed: "Die Hausregeln gelten ab dem nächsten Spiel",
+    err_rules_mid_hand: "Hausregeln ändern zwischen den Spielen: zuerst Spiel {hand} beenden",
+    err_no_such_hand: "Kein früheres Spiel {hand} (bisher {hands} Spiele)",
     err_name_long: "Ein Name hat höchstens {max} Zeichen", err_rules_bad: "Hausregeln: {detail}",
     err_opening_pot_bad: "Der Pott zu Beginn ist eine ganze Zahl Rappen, 0 oder mehr",
     err_history_bad: "Diese Spielaufzeichnung lässt sich nicht laden. {detail}", err_no_camera: "Keine Kamera läuft",
@@ -120,7 +124,8 @@ const I18N = {
     excuse: "Carry on without", under: "under", no_hand: "No hand yet.", pick_card: "Which card?",
     calibrate: "Draw zones", save_zones: "Save zones", use_mat: "Use the printed mat", zone_name: "Zone (upcard, 1, 2 … or a name):",
     susi: "Susi", passed_out: "Nobody chratzed", made: "made it", failed: "failed", played_by: "played by",
-    the_play: "The play", the_proof: "The proof", review_hand: "Hand", wrong_pin: "Wrong PIN", hands_played: "Hands played",
+    current: "current", rules_next_hand: "These rules from the next hand",
+    rules_changed: "The house rules apply from the next hand", the_play: "The play", the_proof: "The proof", review_hand: "Hand", wrong_pin: "Wrong PIN", hands_played: "Hands played",
   },
 };
 let LANG = localStorage.getItem("chratze-lang") || (navigator.language || "de").slice(0, 2);
