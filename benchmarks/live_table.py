@@ -51,8 +51,10 @@ from vision.table.watch import Watcher  # noqa: E402
 
 
 def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False, world: World = TUNING,
-             tracker: dict | None = None, pack: str | None = None) -> dict:
-    """One hand; ``pack``: a fetched pack (datasets.fetched) played as it is, not reprinted: a table's own."""
+             tracker: dict | None = None, pack: str | None = None, swap_tap_after: float | None = None) -> dict:
+    """One hand; ``pack``: a fetched pack (datasets.fetched) played as it is, not reprinted: a table's own.
+    ``swap_tap_after``: the table taps who swapped the trump 6 only this long after the cards changed (the
+    camera may see it first); None: as the swap happens."""
     sim = simulate_hand(random.Random(seed), players=3 + seed % 4, illegal_rate=0.1)
     record = table_events(sim.events)
     draw = world.draw(seed) if world.held_out else None
@@ -70,7 +72,12 @@ def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False
     table = LiveTable(watcher, recognizer if reader == "model" else camera.read)
     answers = RecordAnswers([record])
     asks: list = []
-    left = run(table, camera.frames(), [(tap.t, tap.event) for tap in vh.taps],
+    taps = [(tap.t, tap.event) for tap in vh.taps]
+    if swap_tap_after is not None:
+        swapped = next((v.t for v in vh.visuals if v.kind == "swap"), 0.0)
+        taps = [((swapped + swap_tap_after) if ev.type == "trump_six_swap" else t, ev) for t, ev in taps]
+        taps.sort(key=lambda tap: tap[0])
+    left = run(table, camera.frames(), taps,
                on_notice=lambda n: asks.append(n.data) if n.kind == "ask" else None,
                answer=_noting(answers, asks))
     check = check_hand(record, session)
@@ -86,7 +93,17 @@ def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False
             "pile": pile, "events": _event_rows(record, session) + [_ask_row(a) for a in asks],
             "wrong": check.wrong_card_events, "missed": check.missed, "fps": 1 / per_frame if per_frame else 0,
             "latency": lat, "corrected": corrected, "left": left, "details": check.details,
-            "state": watcher.status()["state"]}
+            "state": watcher.status()["state"], "swap": _swap_row(record, session)}
+
+
+def _swap_row(record: list, session: Session) -> dict | None:
+    """Who swapped the trump 6, and who the record says, from the camera or a tap (None: no swap)."""
+    truth = next((ev.player for ev in record if ev.type == "trump_six_swap"), None)
+    if truth is None or session.current is None:
+        return None
+    got = next((ev for ev in session.current.events if ev.type == "trump_six_swap"), None)
+    return {"by": truth, "recorded": got.player if got else None,
+            "camera": bool(got and (got.meta or {}).get("source") == "camera")}
 
 
 def _noting(answers: RecordAnswers, asks: list):

@@ -137,6 +137,7 @@ class VirtualHand:
     fps: float = FPS
     style: dict = field(default_factory=dict)
     draw: TableDraw | None = None  # the world's table (None: the tuning world's defaults)
+    cloth: str | None = None  # a table top by name (datasets.cloths), over the world's: the demo's baize
     _static: tuple | None = field(default=None, repr=False)
 
     # ---------------------------------------------------------------- rendering
@@ -185,8 +186,9 @@ class VirtualHand:
     def _background(self) -> tuple[np.ndarray, np.ndarray]:
         w, h = self.size
         rng = np.random.default_rng((self.seed, 1))
-        if self.draw is not None and self.draw.cloth != "tuning":
-            img = cloth(self.draw.cloth, rng, self.size)
+        top = self.cloth or (self.draw.cloth if self.draw is not None else "tuning")
+        if top != "tuning":
+            img = cloth(top, rng, self.size)
         else:
             img = table(rng, self.size)
         ids = np.full((h, w), -2, np.int16)
@@ -240,11 +242,12 @@ class VirtualHand:
 # --------------------------------------------------------------------------- building
 def render_hand(events: list[Event], pack: dict[str, np.ndarray], seed: int, rules: HouseRules | None = None,
                 size: tuple[int, int] = (640, 480), max_tilt_deg: float = 35.0, fps: float = FPS,
-                pile: bool = False, draw: TableDraw | None = None) -> VirtualHand:
+                pile: bool = False, draw: TableDraw | None = None, top: str | None = None) -> VirtualHand:
     """Lay out one hand's effective events (``HandStarted`` first) on a virtual table. ``pile``:
     every card of a trick is played into one pile in the middle, at any angle, each over the last
     (the zones then say nothing of who played it). ``draw``: a table of a world
-    (:mod:`datasets.held_out`), which then sets the size, frame rate, tilt, cloth, camera and print."""
+    (:mod:`datasets.held_out`), which then sets the size, frame rate, tilt, cloth, camera and print.
+    ``top``: the table top by name (:func:`datasets.cloths.cloth`), e.g. the demo's ``"baize"``."""
     start = events[0]
     if not isinstance(start, HandStarted):
         raise ValueError("a hand's events begin with hand_started")
@@ -265,7 +268,7 @@ def render_hand(events: list[Event], pack: dict[str, np.ndarray], seed: int, rul
     zones["upcard"] = _rect(hom, (builder.UPCARD[0] + UPCARD_STEP, builder.UPCARD[1]), 1.15, 0.7)
     style = _style(rng, size)
     return VirtualHand(size, hom, builder.cards, builder.motions, builder.taps, builder.visuals, builder.t,
-                       zones, pack, seed, fps, style, draw)
+                       zones, pack, seed, fps, style, draw, top)
 
 
 def _seat_positions(names: tuple[str, ...], rng: np.random.Generator) -> dict[str, tuple]:

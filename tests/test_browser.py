@@ -236,20 +236,23 @@ def test_pages_open_across_a_server_restart_reload_and_show_the_true_state(brows
 
 
 def test_the_cameras_notices_and_state_speak_german(page, server):
-    from vision.table.watch import Notice
+    from engine.cards import card
+    from engine.events import CardPlayed, TrumpSixSwapped
+    from vision.table.watch import Notice, _describe
 
     url, app = server
     s = app.extensions["table"]
+    events = [CardPlayed("Cla", card("9h")), TrumpSixSwapped("Beat")]  # as the watcher notes what it records
     with s.lock:
-        s.note([Notice("recorded", "Cla plays 9h", {"position": 7, "event": {"type": "card_played", "player": "Cla",
-                                                                               "card": "9h"}}),
-                Notice("camera", "camera back", {"state": "ok"})])
+        s.note([Notice("recorded", _describe(ev), {"position": 7, "event": ev.to_dict()}) for ev in events]
+               + [Notice("camera", "camera back", {"state": "ok"})])
         s.bump()
     page.add_init_script("localStorage.setItem('chratze-lang', 'de');")
     page.goto(url + "/")
     page.wait_for_selector("ul.notices")
     text = page.inner_text("ul.notices")
-    assert "Cla spielt 9h" in text and "Kamera wieder da" in text and "plays" not in text
+    assert "Cla spielt 9h" in text and "Beat hat die Trumpf-6" in text and "Kamera wieder da" in text
+    assert "plays" not in text and "swapped" not in text
 
 
 def _on_screen(page, selector: str, height: int = 768) -> bool:
@@ -377,17 +380,32 @@ def test_house_rules_are_switches_and_a_new_evening_takes_them_and_a_carried_pot
 
 
 def test_the_page_warns_when_the_camera_may_have_moved(browser, tmp_path):
-    from vision.table.watch import Watcher
+    from vision.table.watch import CameraCheck, Watcher
 
     app = create_app(tmp_path, pin=PIN)
     s = app.extensions["table"]
     s.watcher = Watcher(s.session, None)
-    s.watcher.warning = "the mat's markers have been out of view for 6 s"
+    s.watcher.warning = CameraCheck("mat_unseen", "the mat's markers have been out of view for 6 s", {"seconds": 6})
     with serving(app) as url, landscape_page(browser) as page:
         page.goto(url + "/")
         page.wait_for_selector("#camera-warning")
         text = page.inner_text("#camera-warning")
         assert "Check the camera" in text and "out of view" in text
+        assert page.locator("#camera-warning a[href='/camera']").count() == 1
+
+
+def test_the_page_says_in_german_that_the_camera_moved_under_its_zones(browser, tmp_path):
+    from vision.table.watch import CameraCheck, Watcher
+
+    app = create_app(tmp_path, pin=PIN)
+    s = app.extensions["table"]
+    s.watcher = Watcher(s.session, None)
+    s.watcher.warning = CameraCheck("moved", "the camera seems to have moved (the zones are off by 5 % ...)", {"percent": 5})
+    with serving(app) as url, landscape_page(browser, lang="de") as page:
+        page.goto(url + "/")
+        page.wait_for_selector("#camera-warning")
+        text = page.inner_text("#camera-warning")
+        assert "Die Kamera scheint verschoben (die Zonen liegen 5 % daneben)" in text and "seems" not in text
         assert page.locator("#camera-warning a[href='/camera']").count() == 1
 
 

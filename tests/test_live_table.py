@@ -284,6 +284,54 @@ def test_the_trump_six_laid_where_the_upcard_was_waits_for_who_swapped():
     assert {f.rule for f in t.hand.flags.values()} == {"card_known_elsewhere"}
 
 
+def test_the_upcard_carried_to_a_players_place_says_who_swapped_the_trump_six():
+    t = Table(zones())
+    t.to_play("Kh")
+    t.lying["Kh"] = SPOT["Cla"]  # Cla takes the upcard to her place ...
+    t.frames(3)
+    t.lying.pop("Kh")
+    t.frames(14)
+    t.lay("6h", "upcard")  # ... and lays the trump 6 in its place
+    assert t.hand.swapped_by == 2 and t.watcher.status()["state"] == "watching"
+    swap = next(ev for ev in t.hand.events if isinstance(ev, TrumpSixSwapped))
+    assert swap.meta["source"] == "camera"
+
+
+def test_the_upcard_seen_at_two_places_leaves_who_swapped_to_the_table():
+    t = Table(zones())
+    t.to_play("Kh")
+    t.lying["Kh"] = SPOT["Cla"]
+    t.frames(3)
+    t.lying["Kh"] = SPOT["Anna"]  # carried past Anna's place too: the camera cannot tell
+    t.frames(3)
+    t.lying.pop("Kh")
+    t.frames(14)
+    t.lay("6h", "upcard")
+    assert t.hand.swapped_by is None and "swapped" in t.watcher.status()["reason"]
+
+
+def test_the_upcard_glimpsed_once_at_a_place_leaves_who_swapped_to_the_table():
+    t = Table(zones())
+    t.to_play("Kh")
+    t.lying["Kh"] = SPOT["Cla"]
+    t.frames(1)
+    t.lying.pop("Kh")
+    t.frames(14)
+    t.lay("6h", "upcard")
+    assert t.hand.swapped_by is None and "swapped" in t.watcher.status()["reason"]
+
+
+def test_the_upcard_carried_to_a_player_who_is_out_is_no_swap():
+    t = Table(zones())
+    t.to_play("Kh")  # Anna said weg
+    t.lying["Kh"] = SPOT["Anna"]
+    t.frames(3)
+    t.lying.pop("Kh")
+    t.frames(14)
+    t.lay("6h", "upcard")
+    assert t.hand.swapped_by is None and "swapped" in t.watcher.status()["reason"]
+
+
 def test_cards_left_from_the_last_hand_do_not_start_the_next():
     t = Table(rules=HouseRules(max_upcards=1))
     t.start()
@@ -750,4 +798,28 @@ def test_the_page_is_warned_when_the_mats_markers_stay_out_of_view(tmp_path):
     table.process(Frame(empty, MAT_UNSEEN + 0.5, 2))
     assert "out of view" in table.watcher.status()["warning"]
     table.process(Frame(mat, MAT_UNSEEN + 1.0, 3))  # back in view
+    assert table.watcher.status()["warning"] is None
+
+
+def test_the_page_is_warned_when_the_camera_moves_under_zones_drawn_on_its_picture():
+    """Zones drawn on a snapshot fit the camera as it was: moved, the page says to draw them again."""
+    import cv2
+
+    from engine.session import Session
+    from tests.test_drift import table_picture
+    from vision.table.live import LiveTable
+    from vision.table.sources import Frame
+    from vision.table.watch import Watcher
+
+    img = table_picture()
+    moved = cv2.warpAffine(img, np.float32([[1, 0, 30], [0, 1, 18]]), (640, 480), borderMode=cv2.BORDER_REFLECT)
+    table = LiveTable(Watcher(Session(), zones()), lambda picture: [])
+    for k in range(4):
+        table.process(Frame(img, 0.5 * k, k))
+    assert table.watcher.status()["warning"] is None
+    for k in range(4, 10):
+        table.process(Frame(moved, 0.5 * k, k))
+    assert "draw the zones again" in table.watcher.status()["warning"]
+    table.set_layout(zones())  # drawn again: they fit the camera as it is now
+    table.process(Frame(moved, 5.0, 10))
     assert table.watcher.status()["warning"] is None

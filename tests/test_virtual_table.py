@@ -105,3 +105,16 @@ def _pile_hand(seed: int, pack: str):
     left = run(LiveTable(Watcher(session), camera.read), camera.frames(), [(tap.t, tap.event) for tap in vh.taps],
                answer=RecordAnswers([record]))  # the table answers the camera's asks, as a person would
     return left, check_hand(record, session)
+
+
+def test_the_demo_is_played_on_a_green_baize_not_a_pattern():
+    """The demo shows a table a host has: an even green felt (a mosaic of colours once stood there)."""
+    from vision.table.virtual import EXAMPLE, render_record_hand
+
+    vh, _, _ = render_record_hand(EXAMPLE, 1, 1)
+    _, img, _ = next(iter(vh.frames()))
+    h, w = img.shape[:2]
+    edge = np.concatenate([img[: h // 8, : w // 8].reshape(-1, 3), img[-h // 8:, -w // 8:].reshape(-1, 3)]).astype(float)
+    r, g, b = edge.mean(axis=0)
+    assert g > r + 40 and g > b + 20  # green
+    assert edge.std(axis=0).max() < 12  # even: no pattern, no mosaic

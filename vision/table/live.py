@@ -17,14 +17,15 @@ from typing import Callable, Iterable
 
 import numpy as np
 
-from engine.events import Event, HandStarted
+from engine.events import Event, HandStarted, TrumpSixSwapped
 from engine.hand import IllegalEvent
 from vision.recognize.layers import sides_in
 
 from .annotate import annotate
+from .drift import Drift
 from .layout import MatFinder, TableLayout
 from .sources import Frame
-from .watch import AnswerError, Ask, Notice, Watcher, save_snapshot
+from .watch import AnswerError, Ask, CameraCheck, Notice, Watcher, save_snapshot
 
 
 @dataclass
@@ -53,6 +54,9 @@ class LiveTable:
         self.watcher.layout = layout
         self.mat = MatFinder() if layout is not None and layout.space == "mat" else None
         self.mat_seen: float | None = None  # when the mat's markers were last in view
+        # zones drawn on the camera's picture fit it as it is now: a move from here on is noticed
+        self.drift = Drift(np.concatenate(list(layout.zones.values()))) if layout is not None and self.mat is None else None
+        self.watcher.warning = None
 
     def process(self, frame: Frame) -> list[Notice]:
         start = time.perf_counter()
@@ -60,6 +64,8 @@ class LiveTable:
         if self.mat is not None:
             self.watcher.to_mat = self.mat(frame.image)
             self._watch_mat(frame.t)
+        elif self.drift is not None:
+            self.watcher.warning = self.drift.update(frame.image, frame.t)
         meta = {"frame": frame.index}
         self.processed += 1
         if self.snapshots is not None:
@@ -82,8 +88,10 @@ class LiveTable:
         if self.mat_seen is None:  # never in view yet: counted from the first frame
             self.mat_seen = t
         if t - self.mat_seen >= MAT_UNSEEN:
-            self.watcher.warning = (f"the mat's markers have been out of view for {t - self.mat_seen:.0f} s: if the camera "
-                                    "moved, the seats are wrong; uncover the markers or recalibrate on the camera page")
+            self.watcher.warning = CameraCheck(
+                "mat_unseen", f"the mat's markers have been out of view for {t - self.mat_seen:.0f} s: if the camera "
+                "moved, the seats are wrong; uncover the markers or recalibrate on the camera page",
+                {"seconds": round(t - self.mat_seen)})
 
     def tap(self, event: Event) -> list[Notice]:
         return self.watcher.tap(event)[1]
@@ -146,8 +154,17 @@ def _try_tap(table: LiveTable, ev: Event, on_notice: Callable[[Notice], None]) -
     try:
         notices = table.tap(ev)
     except IllegalEvent as exc:
+        if _camera_had_it(table.watcher, ev):  # the camera saw it first: the tap adds nothing
+            return True
         table.watcher.note_refused(f"tap {ev.type} refused: {exc}", on_notice)
         return False
     for n in notices:
         on_notice(n)
     return True
+
+
+def _camera_had_it(watcher: Watcher, ev: Event) -> bool:
+    """A tapped swap the camera already recorded, by the same player (another player's stays refused)."""
+    hand = watcher.hand
+    return (isinstance(ev, TrumpSixSwapped) and hand is not None and hand.swapped_by is not None
+            and hand.seats[hand.swapped_by] == ev.player)

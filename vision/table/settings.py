@@ -43,6 +43,9 @@ class TrackerSettings:
     ahead_trust: float = setting(0.9, "a read's IoU with where a track is expected counts this much against "
                                       "where one is seen")
 
+    swap_reads: int = setting(2, "reads of the upcard at one player's place, after it left its spot, that say "
+                                 "who took it when the trump 6 lies there instead; seen at two places, or fewer "
+                                 "times, the table is asked who swapped")
     ask_after: float = setting(1.5, "seconds a card may lie still without a clear, sure read before it is "
                                     "named for the table to confirm (it is asked, never recorded as read)")
     ask_support: float = setting(0.85, "a card named with less of the possible votes than this is asked of the "
@@ -68,3 +71,32 @@ _FRAME_COUNTS = {"window": 2, "min_hits": 2, "edge_hits": 2, "gone_after": 3, "g
 
 
 TABLE = TrackerSettings()
+
+
+@dataclass(frozen=True)
+class DriftSettings:
+    """When zones drawn on a camera picture stop fitting it: the camera was moved or bumped."""
+
+    width: int = setting(320, "pixels across the frame is shrunk to before it is compared: the table's "
+                              "edges and objects, not the cards' prints")
+    every: float = setting(0.5, "seconds between two comparisons with the picture the zones fit")
+    features: int = setting(600, "ORB keypoints looked for in each picture")
+    min_inliers: int = setting(25, "matches the fitted move needs before it says anything; a plain cloth "
+                                   "with fewer says nothing (no warning, never a false one)")
+    min_ratio: float = setting(0.7, "share of the matches the fitted move must explain before it says "
+                                    "anything: a camera moved takes the whole table along (a median of 0.89 on "
+                                    "the tuning hands); a few cards slid together explain about 0.6")
+    keep_ratio: float = setting(0.9, "share of the matches explained before a picture is kept to compare with: "
+                                     "a kept picture's move is carried into every later one")
+    renew_inliers: int = setting(60, "matches with which a picture that still fits is kept to compare with: "
+                                     "the cards laid since then match it")
+    keep_every: float = setting(2.0, "seconds at least between two pictures kept")
+    keep: int = setting(8, "pictures kept besides the first (the newest): about a trick's worth of scenes")
+    moved: float = setting(0.03, "a zone corner moved by this share of the frame's diagonal or more is off: "
+                                 "about a third of a card's width at the usual distance")
+    persist: int = setting(3, "comparisons in a row that must find the move: a hand or a card lifted over "
+                              "the table for a moment is no moved camera")
+
+
+DRIFT = DriftSettings()
+

@@ -28,14 +28,16 @@ EXAMPLE = Path(__file__).resolve().parent.parent.parent / "docs" / "examples" / 
 class RecordError(ValueError):
     """A hand that cannot be rendered from the record asked for."""
 
-def render_record_hand(record: Path, hand_no: int, seed: int, pack_name: str | None = None):
-    """The hand rendered, the events a real table records of it, and the house rules."""
+def render_record_hand(record: Path, hand_no: int, seed: int, pack_name: str | None = None,
+                       top: str | None = "baize"):
+    """The hand rendered on a green baize (``top``; None: the tuning world's random table tops), the
+    events a real table records of it, and the house rules."""
     session = history.loads(record.read_text(encoding="utf-8"))
     if not 1 <= hand_no <= len(session.hands):
         raise RecordError(f"{record} has {len(session.hands)} hand(s), not {hand_no}")
     events = table_events(session.hands[hand_no - 1].events)
     pack = scanned_pack(pack_name or SCANNED_PACKS[seed % 2])
-    return render_hand(events, pack, seed, session.rules), events, session.rules
+    return render_hand(events, pack, seed, session.rules, top=top), events, session.rules
 
 
 def write_virtual_table(vh, out: Path, events: list | None = None, rules: HouseRules | None = None) -> None:

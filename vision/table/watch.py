@@ -23,7 +23,7 @@ from typing import Any, Callable
 import numpy as np
 
 from engine.cards import card
-from engine.events import CardCorrected, CardPlayed, Event, HandStarted, UpcardShown
+from engine.events import CardCorrected, CardPlayed, Event, HandStarted, TrumpSixSwapped, UpcardShown
 from engine.hand import Hand, IllegalEvent
 from engine.session import Session
 from vision.recognize.geometry import box_under
@@ -72,6 +72,16 @@ class Ask:
                 "t": round(self.t, 3), "snapshot": self.snapshot}
 
 
+@dataclass(frozen=True)
+class CameraCheck:
+    """Something about the camera the table should check (the mat out of view, the camera moved): the
+    English text, and a code with values for a page in another language."""
+
+    code: str  # mat_unseen | moved
+    text: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+
 class AnswerError(ValueError):
     """An answer to an ask that cannot be taken (no such ask, an unknown card)."""
 
@@ -113,11 +123,12 @@ class Watcher:
         self.refused = ""  # a tap the record could not take yet (the caller tries it again)
         self.camera = "ok"
         self.to_mat: np.ndarray | None = None
-        self.warning: str | None = None  # what the table should check (the mat out of view), shown on the page
+        self.warning: CameraCheck | None = None  # what the table should check, shown on the page
         self.now = 0.0  # the time of the last frame
         self.asks: dict[int, Ask] = {}  # open asks by id
         self.asked = 0  # asks made so far (a figure beside wrong card events)
         self._ask_of: dict[int, int] = {}  # track -> its open ask
+        self._upcard_trail: list[tuple[float, str]] = []  # (t, place) of reads of the upcard while it may be swapped
 
     # ------------------------------------------------------------------ inputs
     def reads(self, reads: list, t: float, meta: dict[str, Any] | None = None, sides: Sides | None = None) -> list[Notice]:
@@ -125,6 +136,7 @@ class Watcher:
         notices = self._camera_state("ok") if self.camera != "ok" else []
         self.now = t
         self._new_hand_check()
+        self._follow_upcard(reads, t)
         for ev in self.stabilizer.update(reads, t, self.impossible(), sides):
             if isinstance(ev, CardLaid):
                 self._laid(ev)
@@ -238,7 +250,10 @@ class Watcher:
         if state == "watching" and self.refused:
             state, reason = "waiting", self.refused
         missing, covered = self._missing_and_covered()
-        return {"state": "camera_lost" if self.camera == "lost" else state, "reason": reason, "warning": self.warning,
+        return {"state": "camera_lost" if self.camera == "lost" else state, "reason": reason,
+                "warning": self.warning.text if self.warning else None,
+                "warning_code": self.warning.code if self.warning else None,
+                "warning_values": self.warning.values if self.warning else {},
                 "asks": [a.to_dict() for a in self.asks.values()], "asked": self.asked,
                 "on_table": sorted(s.card for s in self.seen.values()),
                 "pending": [s.card for s in self.pending()], "missing": sorted(missing), "covered": covered}
@@ -259,10 +274,42 @@ class Watcher:
             s.claimed = "outside every zone"
         self.seen[ev.track] = s
 
+    def _follow_upcard(self, reads: list, t: float) -> None:
+        """Where the upcard is read while the trump 6 may still be swapped for it: carried off to a
+        player's place, it says who took it (:meth:`_swapper`)."""
+        hand = self.hand
+        if hand is None or not hand.upcards or not self._may_swap(hand):
+            return
+        up = hand.upcards[-1].code
+        for r in reads:
+            if r.card == up and r.confidence >= self.stabilizer.settings.min_conf:
+                place = self._place(r.box)
+                if place is not None:
+                    self._upcard_trail.append((t, place))
+
+    def _swapper(self, hand: Hand) -> str | None:
+        """The one player the upcard was carried to since it last lay on its spot, read there at least
+        ``swap_reads`` times and at no other place; None (the table is asked) otherwise."""
+        left = max((t for t, place in self._upcard_trail if place == UPCARD), default=-1.0)
+        places = {place for t, place in self._upcard_trail if t > left}
+        if len(places) != 1:
+            return None
+        (place,) = places
+        seen = sum(1 for t, p in self._upcard_trail if t > left and p == place)
+        if seen < self.stabilizer.settings.swap_reads or hand.refusal(TrumpSixSwapped(place)) is not None:
+            return None
+        return place
+
+    @staticmethod
+    def _may_swap(hand: Hand) -> bool:
+        return not (hand.swapped_by is not None or hand.blind or hand.tricks or (hand.trick and hand.trick.plays)
+                    or hand.phase == "done")
+
     def _new_hand_check(self) -> None:
         """Cards still lying from the last hand belong to it, not to the new one."""
         if len(self.session.hands) != self.hand_number:
             self.hand_number = len(self.session.hands)
+            self._upcard_trail.clear()
             self.excused.clear()
             self.vanished.clear()
             for s in self.seen.values():
@@ -429,7 +476,7 @@ class Watcher:
             if seat_place:
                 return None, f"{s.card} lies at {seat_place}'s place, but the upcard is not turned yet"
             return UpcardShown(c), ""
-        swapped_six = hand.phase != "done" and self._is_swapped_six(hand, s)
+        swapped_six = self._is_swapped_six(hand, s)
         if s.replaces and not swapped_six:
             target = self._recorded_at(s.replaces)
             if target is not None and self._named_by_table(target):
@@ -442,6 +489,9 @@ class Watcher:
         if hand.phase in ("auction", "joining"):
             return None, f"{s.card} was laid during the bidding: tap in the bids"
         if swapped_six:
+            taker = None if self._doubt(s) else self._swapper(hand)
+            if taker is not None:  # the upcard was carried to the taker's place: no tap needed
+                return TrumpSixSwapped(taker), ""
             return None, f"{s.card} lies where the upcard was: tap who swapped the trump 6"
         if hand.phase == "exchange" and hand.exchange_pos < len(hand.exchange_order):
             return None, f"{s.card} was laid before the exchange was entered: tap in the exchanges"
@@ -465,9 +515,8 @@ class Watcher:
                 return pos
         return None
 
-    @staticmethod
-    def _is_swapped_six(hand: Hand, s: Seen) -> bool:
-        if hand.swapped_by is not None or hand.blind or hand.tricks or (hand.trick and hand.trick.plays):
+    def _is_swapped_six(self, hand: Hand, s: Seen) -> bool:
+        if not self._may_swap(hand):
             return False
         up = hand.upcards[-1] if hand.upcards else None
         return up is not None and s.card == "6" + up.suit_letter and s.card != up.code and s.place in (None, UPCARD)
@@ -520,6 +569,8 @@ def _describe(event: Event) -> str:
         return f"hand started, {event.dealer} deals"
     if isinstance(event, CardCorrected):
         return f"event {event.target} corrected to {event.card.code}"
+    if isinstance(event, TrumpSixSwapped):
+        return f"{event.player} swapped the trump 6 for the upcard"
     return event.type
 
 

@@ -128,10 +128,11 @@ function noticeText(n) {
   const d = n.data || {}, ev = d.event || {};
   const fill = (key, vars) => t(key).replace(/\{(\w+)\}/g, (_, k) => vars[k]);
   if (n.kind === "recorded") {
-    if (ev.type === "card_played") return fill("n_plays", { p: ev.player, c: ev.card });
-    if (ev.type === "upcard_shown") return fill("n_upcard", { c: ev.card });
+    if (ev.type === "play") return fill("n_plays", { p: ev.player, c: ev.card });
+    if (ev.type === "upcard") return fill("n_upcard", { c: ev.card });
     if (ev.type === "hand_started") return fill("n_hand", { p: ev.dealer });
-    if (ev.type === "card_corrected") return fill("n_corrected", { n: ev.target, c: ev.card });
+    if (ev.type === "correct_card") return fill("n_corrected", { n: ev.target, c: ev.card });
+    if (ev.type === "trump_six_swap") return fill("n_swapped", { p: ev.player });
     if (ev.type === "bid") return `${ev.player} ${t("says")} ${t("bid_" + ev.bid)}`;
     if (ev.type === "exchange") return `${ev.player} ${t("exchange")} ${ev.count}`;
   }
@@ -229,10 +230,15 @@ function cameraPanel(cam) {
   const label = { camera_lost: t("camera_lost"), out_of_sync: t("out_of_sync"), waiting: t("waiting"),
     asking: t("asking"), preparing: t("cam_preparing"), ended: t("cam_ended") }[cam.state] || t("camera");
   return h("section", { class: `camera-state ${kind}`, id: "camera-state" }, h("b", {}, label), cam.reason ? ` – ${cam.reason}` : "",
-    cam.warning ? h("p", { class: "warning", id: "camera-warning" }, `${t("camera_check")}: ${cam.warning} `,
+    cam.warning ? h("p", { class: "warning", id: "camera-warning" }, `${t("camera_check")}: ${warningText(cam)} `,
       h("a", { href: "/camera" }, t("calibrate"))) : null,
     cam.missing.map(c => h("button", { onclick: () => send("/api/camera/excuse", { card: c }) }, `${t("excuse")} `, cardEl(c))),
     Object.entries(cam.covered || {}).map(([c, over]) => h("span", { class: "covered" }, " ", cardEl(c), ` ${t("under")} `, cardEl(over))));
+}
+function warningText(cam) {
+  // the camera check in the page's language where it knows the code; else the server's English
+  const key = `warn_${cam.warning_code}`, values = cam.warning_values || {};
+  return t(key) !== key ? t(key).replace(/\{(\w+)\}/g, (_, k) => values[k]) : cam.warning;
 }
 function askPanel(cam) {
   // the camera is not sure of a card: show where it lies and the likely cards; a tap names it
