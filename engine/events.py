@@ -159,10 +159,22 @@ class CardCorrected(Event):
         return {"target": self.target, "card": self.card.code}
 
 
+@dataclass(frozen=True)
+class PlayMoved(Event):
+    """Take an earlier play (by log position) as made now: a card laid before the trick in front of it
+    was complete belongs to a later trick. Undone like any event; the play keeps its log position."""
+
+    type: ClassVar[str] = "move_play"
+    target: int
+
+    def _payload(self) -> dict[str, Any]:
+        return {"target": self.target}
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (HandStarted, UpcardShown, BidMade, Exchanged, TrumpSixSwapped, HandsKnown,
-                CardPlayed, FlagRuled, RulesChanged, Undo, CardCorrected)
+                CardPlayed, FlagRuled, RulesChanged, Undo, CardCorrected, PlayMoved)
 }
 
 
@@ -263,4 +275,5 @@ _BUILDERS = {
     RulesChanged: _rules_changed,
     Undo: lambda d, m: Undo(meta=m),
     CardCorrected: lambda d, m: CardCorrected(_need(d, "target", int), _card(d, "card"), meta=m),
+    PlayMoved: lambda d, m: PlayMoved(_need(d, "target", int), meta=m),
 }

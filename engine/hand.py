@@ -453,6 +453,17 @@ class Hand:
             self.trick = self._new_trick(trick.number + 1, w)
 
     # ----------------------------------------------------------------- queries
+    def held_up(self) -> Play | None:
+        """The play that holds the hand up: a card the player to play now laid before the trick in front
+        of it was complete (set aside, flagged extra_card), so the record waits for a card they no longer
+        hold. Taking it as made now (``PlayMoved``) lets the hand go on."""
+        turn = self.whose_turn() if self.phase in ("exchange", "play") else None
+        if turn is None:
+            return None
+        early = [s for s in self.stray if s.player == turn and s.trick < (self.trick.number if self.trick else 1)
+                 and any(f.rule == "extra_card" and f.raised_at == s.position for f in self.flags.values())]
+        return early[0] if early else None
+
     def whose_turn(self) -> int | None:
         """Seat index expected to act next, whatever the phase; None when nobody is."""
         if self.phase == "auction":

@@ -57,6 +57,8 @@ REASONS: dict[str, str] = {
     "nothing_to_undo": "nothing to undo",
     "not_in_effect": "event {target} is not in effect and cannot be corrected",
     "not_correctable": "event {target} is a {kind!r}, not an upcard or a play",
+    "not_movable": "event {target} is a {kind!r}, not a play",
+    "move_across_hands": "event {target} is a play of an earlier hand: it stays there",
     "correction_impossible": "that correction makes the record impossible: {reason}",
     "no_hand": "no hand has started: seat the players and start a hand first",
     "seat_first": "seat the players for the first hand",

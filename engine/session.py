@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Iterable
 
-from .events import CardCorrected, CardPlayed, Event, FlagRuled, HandStarted, RulesChanged, Undo, UpcardShown
+from .events import (CardCorrected, CardPlayed, Event, FlagRuled, HandStarted, PlayMoved, RulesChanged, Undo,
+                     UpcardShown)
 from .hand import Hand, IllegalEvent
 from .reasons import refused
 from .ledger import Payment, settle_up
@@ -26,7 +27,9 @@ class Effective:
 
 
 def resolve(log: list[Event]) -> list[Effective]:
-    """The events in effect after undos and corrections; raises IllegalEvent on a bad one."""
+    """The events in effect after undos, corrections and moves; raises IllegalEvent on a bad one.
+
+    A moved play is in effect where its ``PlayMoved`` stands (the latest move), under its own position."""
     stack: list[int] = []
     for i, ev in enumerate(log):
         if isinstance(ev, Undo):
@@ -36,18 +39,36 @@ def resolve(log: list[Event]) -> list[Effective]:
         elif isinstance(ev, CardCorrected):
             _check_correction(log, stack, ev)
             stack.append(i)
+        elif isinstance(ev, PlayMoved):
+            _check_move(log, stack, ev)
+            stack.append(i)
         else:
             stack.append(i)
     corrected = {log[i].target: log[i].card for i in stack if isinstance(log[i], CardCorrected)}
+    moved_to = {log[i].target: i for i in stack if isinstance(log[i], PlayMoved)}  # the latest move of each
     out = []
     for i in stack:
         ev = log[i]
-        if isinstance(ev, CardCorrected):
+        if isinstance(ev, CardCorrected) or i in moved_to:
             continue
-        if i in corrected:
-            ev = replace(ev, card=corrected[i])
-        out.append(Effective(i, ev))
+        target = i
+        if isinstance(ev, PlayMoved):
+            if moved_to[ev.target] != i:
+                continue  # moved again later
+            target, ev = ev.target, log[ev.target]
+        if target in corrected:
+            ev = replace(ev, card=corrected[target])
+        out.append(Effective(target, ev))
     return out
+
+
+def _check_move(log: list[Event], stack: list[int], ev: PlayMoved) -> None:
+    if ev.target not in stack:
+        raise refused("not_in_effect", target=ev.target)
+    if not isinstance(log[ev.target], CardPlayed):
+        raise refused("not_movable", target=ev.target, kind=log[ev.target].type)
+    if any(isinstance(log[i], HandStarted) for i in stack if i > ev.target):
+        raise refused("move_across_hands", target=ev.target)
 
 
 def _check_correction(log: list[Event], stack: list[int], ev: CardCorrected) -> None:
@@ -86,7 +107,7 @@ class Session:
     # ------------------------------------------------------------- recording
     def record(self, event: Event) -> int:
         """Add an event; raises IllegalEvent (log unchanged) if it cannot happen now."""
-        if isinstance(event, (Undo, CardCorrected)):
+        if isinstance(event, (Undo, CardCorrected, PlayMoved)):
             self._refold(self.log + [event])
         else:
             self._apply(event, len(self.log))

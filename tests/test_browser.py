@@ -485,3 +485,20 @@ def test_setup_changes_house_rules_from_the_next_hand(browser, tmp_path):
         page.wait_for_selector("#banner.ok")
         assert app.extensions["table"].session.rules.ante == 50
         assert app.extensions["table"].session.log[-1].type == "rules_changed"
+
+
+def test_the_page_says_which_early_card_holds_the_hand_up_and_takes_it_now(browser, tmp_path):
+    from tests.test_webui_later import held_hand
+
+    app = create_app(tmp_path, pin="4711")
+    with app.test_client() as client:
+        held_hand(client)
+    with serving(app) as url, landscape_page(browser, pin="4711", lang="de") as page:
+        page.goto(url + "/")
+        page.wait_for_selector("#held-up")
+        text = page.inner_text("#held-up")
+        assert "Cla hat 8c gelegt, bevor Stich 2 fertig war" in text
+        page.click("#take-early")
+        page.wait_for_selector("#held-up", state="detached")
+        assert page.locator("#tricks li").nth(2).locator("[data-card='8c']").count() == 1
+        assert app.extensions["table"].session.log[-1].type == "move_play"

@@ -19,7 +19,7 @@ ROUTE_KEYS = {  # each write route and the keys it reads: every value given is o
     "/api/camera/excuse": ["card"], "/api/camera/answer": ["ask", "card"], "/api/session/new": ["rules", "meta"],
     "/api/session/load": ["history"], "/api/layout": ["zones", "mat", "space"],
     "/api/teach/start": ["name", "pack"], "/api/teach/capture": ["code"], "/api/teach/learn": ["whole"],
-    "/api/teach/use": ["name"], "/api/rules": ["rules"],
+    "/api/teach/use": ["name"], "/api/rules": ["rules"], "/api/move": ["position"],
 }
 
 

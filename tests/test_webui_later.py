@@ -70,3 +70,28 @@ def test_house_rules_change_between_hands_only(client):
 def test_bad_house_rules_between_hands_are_a_400_in_the_pages_words(client):
     r = post(client, "/api/rules", {"rules": {"ante": -1}})
     assert r.status_code == 400 and r.json["code"] == "rules_bad"
+
+
+HELD = (("Beat", "9h"), ("Cla", "Th"), ("Cla", "7s"), ("Cla", "8c"), ("Beat", "As"), ("Beat", "6c"))
+
+
+def held_hand(client) -> dict:
+    """Cla lays her trick-3 card (8c) before Beat answered her lead in trick 2: the hand waits for her."""
+    post(client, "/api/hand/start", {"seats": ["Anna", "Beat", "Cla"]})
+    post(client, "/api/upcard", {"card": "Kh"})
+    for p, b in (("Beat", "chratze"), ("Cla", "metcho"), ("Anna", "weg")):
+        post(client, "/api/bid", {"player": p, "bid": b})
+    post(client, "/api/exchange", {"player": "Beat", "count": 0})
+    post(client, "/api/exchange", {"player": "Cla", "count": 0})
+    for p, c in HELD:
+        r = post(client, "/api/play", {"player": p, "card": c})
+        assert r.status_code == 200, r.json
+    return r.json
+
+
+def test_the_page_is_told_which_play_holds_the_hand_up_and_takes_it_as_made_now(client):
+    held = held_hand(client)["hand"]["held_up"]
+    assert held["player"] == "Cla" and held["card"] == "8c" and held["laid_in"] == 2 and held["trick"] == 3
+    r = post(client, "/api/move", {"position": held["position"]})
+    assert r.status_code == 200 and r.json["hand"]["held_up"] is None
+    assert [c["card"] for c in r.json["hand"]["tricks"][2]["cards"]] == ["6c", "8c"]

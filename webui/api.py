@@ -27,6 +27,7 @@ from engine.events import (
     EventError,
     Exchanged,
     FlagRuled,
+    PlayMoved,
     RulesChanged,
     TrumpSixSwapped,
     Undo,
@@ -251,6 +252,16 @@ def swap(body):
 @writes
 def correct(body):
     service().record(CardCorrected(_int(body, "position"), _card(body)))
+
+
+@api.post("/move")
+@writes
+def move_play(body):
+    """Take an earlier play (a card laid before the trick in front was complete) as made now."""
+    position = body.get("position")
+    if not isinstance(position, int) or isinstance(position, bool):
+        raise BadRequest("'position' must be the play's position in the record")
+    service().record(PlayMoved(position))
 
 
 @api.post("/undo")

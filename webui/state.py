@@ -58,8 +58,18 @@ def hand_view(session: Session, hand: Hand) -> dict[str, Any]:
         "snapshots": {ev.card.code: ev.meta["snapshot"] for ev in hand.events
                       if ev.type == "play" and ev.meta and ev.meta.get("snapshot")},
         "proof_snapshots": {f.id: shot for f in hand.flags.values() if (shot := _snapshot(hand, f.raised_at))},
+        "held_up": _held_up(hand, positions),
     })
     return view
+
+
+def _held_up(hand: Hand, positions: list[int]) -> dict[str, Any] | None:
+    """The early card the hand waits on, and its log position for the page's "take it now" (a move)."""
+    play = hand.held_up()
+    if play is None:
+        return None
+    return {"player": hand.seats[play.player], "card": play.card.code, "laid_in": play.trick,
+            "trick": hand.trick.number if hand.trick else 1, "position": positions[play.position]}
 
 
 def _snapshot(hand: Hand, position: int) -> str | None:

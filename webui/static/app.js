@@ -185,6 +185,7 @@ function renderTable(s) {
     live.push(h("p", { class: "line" }, `${t("hand")} ${hand.hand} · ${t("dealer")} ${hand.dealer} · `,
       h("span", { id: "phase" }, t("phase_" + hand.phase)),
       hand.chratzer ? ` · Chratzer ${hand.chratzer}` : "", hand.blind ? ` · ${t("bid_" + hand.blind)}` : ""));
+    if (hand.held_up) live.push(heldUpPanel(hand.held_up));
     live.push(trickPanel(hand));
     side.push(targetsPanel(hand));
     if (hand.phase === "done") side.push(settlementPanel(hand.settlement));
@@ -210,6 +211,13 @@ function trickPanel(hand) {
       h("small", { class: "by" }, c.player))), " → ", h("b", { class: "winner" }, tr.winner))));
   if (hand.phase === "done") return h("section", { class: "trick" }, h("h2", {}, t("tricks")), done);  // no empty seats after the hand
   return h("section", { class: "trick" }, h("h2", {}, `${t("trick")} ${cur ? cur.number : hand.tricks.length || ""}`), seats, done);
+}
+function heldUpPanel(x) {
+  // the hand waits for a card the player laid early: say which, and offer to take it as played now
+  const fill = key => t(key).replace(/\{(\w+)\}/g, (_, k) => ({ p: x.player, c: x.card, n: x.laid_in, m: x.trick })[k]);
+  return h("section", { class: "ask held-up", id: "held-up" }, h("h2", {}, fill("held_title")), h("p", {}, fill("held_why")),
+    h("button", { class: "primary", id: "take-early", onclick: () => send("/api/move", { position: x.position }) },
+      fill("held_take")));
 }
 function targetsPanel(hand) {
   return h("section", { class: "targets" }, h("table", { id: "targets" }, hand.targets.filter(x => x.active).map(x =>
