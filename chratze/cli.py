@@ -161,6 +161,9 @@ def _add_serve(sub) -> None:
     pin = p.add_mutually_exclusive_group()
     pin.add_argument("--pin", help="the table's PIN (default: a random 6-digit one, printed at start)")
     pin.add_argument("--no-pin", action="store_true", help="no PIN: anyone who reaches the page may change the record")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a name the page may be opened by besides this machine's own (its LAN address, host "
+                        "name, localhost); others are refused, so no other site can reach in by DNS rebinding")
     p.add_argument("--demo", action="store_true", help="no camera: referee the built-in virtual table video")
     p.add_argument("--deck", help="read the cards with this taught deck (`chratze decks`; default: the one chosen "
                                   "on the setup page, else the shipped networks alone)")

@@ -514,3 +514,19 @@ def test_the_demo_page_is_served_while_its_video_renders_and_says_so(data, monke
             break
         threading.Event().wait(0.05)
     assert cam["state"] == "camera_lost" and "could not be rendered" in cam["reason"]
+
+
+def test_a_request_for_another_host_name_is_refused_so_no_site_can_reach_in_by_dns_rebinding(data):
+    client = create_app(data, pin=PIN, testing=True).test_client()
+    for path in ("/api/state", "/"):
+        r = client.get(path, headers={"Host": "evil.example:8000"})
+        assert r.status_code == 400 and "not served as 'evil.example:8000'" in r.json["error"]
+    r = client.post("/api/hand/start", json={"seats": ["Anna", "Beat"]}, headers={**AUTH, "Host": "evil.example"})
+    assert r.status_code == 400 and client.get("/api/state").json["hand"] is None
+    assert client.get("/", headers={"Host": "127.0.0.1:8000"}).status_code == 200
+
+
+def test_a_host_name_the_host_allows_is_served(data):
+    client = create_app(data, pin=PIN, testing=True, hosts=["table.home"]).test_client()
+    assert client.get("/api/state", headers={"Host": "table.home:8000"}).status_code == 200
+

@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
+from typing import Iterable
 
-from flask import Flask, jsonify
+from flask import Flask, jsonify, request
+from werkzeug.exceptions import SecurityError
 
 from engine.rules import HouseRules
 
 from .api import api
 from .camera import camera
 from .guard import PinGuard
-from .join import join
+from .join import join, own_names
 from .pages import pages
 from .store import Store
 from .table import TableService
@@ -24,10 +26,12 @@ from .teach import Desk, teach
 
 
 def create_app(data_dir: str | Path = "runs/table", rules: HouseRules | None = None, pin: str | None = None,
-               testing: bool = False) -> Flask:
+               testing: bool = False, hosts: Iterable[str] = ()) -> Flask:
+    """``hosts``: names the page may be asked for besides this machine's own (a name a router gives it)."""
     data = Path(data_dir)
     app = Flask(__name__)
-    app.config.update(TESTING=testing, JSON_SORT_KEYS=False, MAX_CONTENT_LENGTH=4 * 1024 * 1024)
+    app.config.update(TESTING=testing, JSON_SORT_KEYS=False, MAX_CONTENT_LENGTH=4 * 1024 * 1024,
+                      TRUSTED_HOSTS=[*own_names(), *hosts])
     pin = pin if pin is not None else f"{secrets.randbelow(10 ** 6):06d}"  # "" only from --no-pin
     service = TableService(Store(data / "table.sqlite"), rules, pin, snapshots=data / "snapshots")
     app.extensions["table"] = service
@@ -40,6 +44,9 @@ def create_app(data_dir: str | Path = "runs/table", rules: HouseRules | None = N
     app.register_blueprint(teach)
     app.register_blueprint(join)
     app.after_request(_not_framed)
+    app.register_error_handler(SecurityError, lambda exc: (jsonify(
+        error=f"this table's page is not served as {request.headers.get('Host', '')!r}: open it by this machine's address, "
+              "or start the server with --allow-host for that name"), 400))
     app.register_error_handler(413, lambda exc: (jsonify(error=f"the request is over the "
                                                                f"{app.config['MAX_CONTENT_LENGTH'] // 2 ** 20} MB a page may send"), 413))
     return app

@@ -23,6 +23,13 @@ def lan_address() -> str:
             return "127.0.0.1"
 
 
+def own_names() -> list[str]:
+    """The names this machine answers to on the table's network: a request naming any other host is a
+    page of another site reaching in by DNS rebinding, and is refused (Flask's TRUSTED_HOSTS)."""
+    name = socket.gethostname()
+    return sorted({"localhost", "127.0.0.1", "::1", "[::1]", name, f"{name}.local", socket.getfqdn(), lan_address()})
+
+
 def table_url() -> str:
     """The page at this machine's LAN address and the port this request came in on."""
     port = request.host.rsplit(":", 1)[1] if ":" in request.host.rsplit("]", 1)[-1] else ""

@@ -38,7 +38,8 @@ def serve(args: argparse.Namespace) -> int:
         print("chratze serve: an empty --pin would let anyone change the record; say --no-pin to mean that",
               file=sys.stderr)
         return 2
-    app = create_app(args.data, rules, "" if getattr(args, "no_pin", False) else args.pin)
+    app = create_app(args.data, rules, "" if getattr(args, "no_pin", False) else args.pin,
+                     hosts=getattr(args, "allow_host", None) or ())
     service = app.extensions["table"]
     if args.demo or args.source:
         rc = _start_camera(app, args)
