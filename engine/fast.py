@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import bots
 from .cards import DECK
 from .events import BidMade, CardPlayed, Event, Exchanged, HandsKnown, HandStarted, TrumpSixSwapped, UpcardShown
 from .hand import MAX_PLAYERS, MIN_PLAYERS, TRICKS_PER_HAND
@@ -96,18 +97,24 @@ def _asked(rules: HouseRules, upcard, n: int, k: int) -> int:
 
 def simulate_batch(rng: np.random.Generator, hands: int, players: int = 4, rules: HouseRules | None = None,
                    chratze_rate: float = 0.35, metcho_rate: float = 0.6, blind_rate: float = 0.05,
-                   swap_rate: float = 0.8) -> Batch:
-    """``hands`` deals of ``players`` from shuffle to settlement (the rates as in ``simulate_hand``)."""
+                   swap_rate: float = 0.8, bots: str | None = None) -> Batch:
+    """``hands`` deals of ``players`` from shuffle to settlement (the rates as in ``simulate_hand``).
+    ``bots``: one letter per seat, ``r`` random (the rates) or ``h`` the heuristic bot (:mod:`engine.bots`);
+    default all random."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"Chratze is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
-    return _Table(rng, hands, players, rules or HouseRules()).run(chratze_rate, metcho_rate, blind_rate, swap_rate)
+    bots = bots or "r" * players
+    if len(bots) != players or set(bots) - set("rh"):
+        raise ValueError(f"bots: one of r (random) or h (heuristic) per seat, {players} in all, not {bots!r}")
+    table = _Table(rng, hands, players, rules or HouseRules(), np.array([b == "h" for b in bots]))
+    return table.run(chratze_rate, metcho_rate, blind_rate, swap_rate)
 
 
 class _Table:
     """The state of every hand of the batch; each method is one step of a hand, for all hands at once."""
 
-    def __init__(self, rng: np.random.Generator, B: int, n: int, rules: HouseRules) -> None:
-        self.rng, self.B, self.n, self.rules = rng, B, n, rules
+    def __init__(self, rng: np.random.Generator, B: int, n: int, rules: HouseRules, smart: np.ndarray) -> None:
+        self.rng, self.B, self.n, self.rules, self.smart = rng, B, n, rules, smart
         self.rows = np.arange(B)
         deck = rng.permuted(np.tile(np.arange(36, dtype=np.int16), (B, 1)), axis=1)
         self.cards = np.full((B, n, SLOTS), -1, np.int16)
@@ -156,7 +163,7 @@ class _Table:
     # ------------------------------------------------------------------ a hand, step by step
     def run(self, chratze_rate: float, metcho_rate: float, blind_rate: float, swap_rate: float) -> Batch:
         r, rng = self.rules, self.rng
-        if r.double_blind_allowed:
+        if r.double_blind_allowed and not self.smart[0]:
             double = rng.random(self.B) < blind_rate / 3
             self.blind[double] = 2
             self.chratzer[double] = 0
@@ -164,7 +171,7 @@ class _Table:
             self._give(double, 0, self._pop(double))
         self._turn(np.ones(self.B, bool))
         auction = self.blind == 0
-        if r.blind_allowed:
+        if r.blind_allowed and not self.smart[0]:
             single = auction & (rng.random(self.B) < blind_rate)
             self.blind[single] = 1
             self.chratzer[single] = 0
@@ -196,7 +203,11 @@ class _Table:
             self.chratzer[banner] = 0
             open_ = asking & ~banner
             for k in range(n):
-                says = open_ & (self.rng.random(self.B) < rate)
+                p = (1 + k) % n
+                if self.smart[p]:
+                    says = open_ & bots.wants_to_chratze(self.cards[:, p], self.trump_card // 9)
+                else:
+                    says = open_ & (self.rng.random(self.B) < rate)
                 self.bids[open_, rnd, k] = 0
                 self.bids[says, rnd, k] = 1
                 self.chratzer[says] = (1 + k) % n
@@ -217,7 +228,10 @@ class _Table:
         for k in range(n - 1):
             p = (c + 1 + k) % n
             forced = banner | (r.letzter & (k == n - 2) & ~anyone)
-            says = joining & (forced | (self.rng.random(self.B) < rate))
+            ps = np.where(joining, p, 0)
+            wants = np.where(self.smart[ps], bots.comes_along(self.cards[self.rows, ps], self.trump_card // 9),
+                             self.rng.random(self.B) < rate)
+            says = joining & (forced | wants)
             self.joined[joining, k] = says[joining]
             self.active[rows[says], p[says]] = True
             anyone |= says
@@ -240,14 +254,18 @@ class _Table:
                 continue
             ps = np.where(on, p, 0)
             held = self.held[rows, ps]
-            count = np.where(on, (self.rng.random(self.B) * (held + 1)).astype(int), 0)
+            hand = self.cards[rows, ps]  # (B, SLOTS)
+            smart = self.smart[ps]
+            lay = bots.cards_to_lay(hand, self.trump_card // 9) & smart[:, None]
+            count = np.where(smart, lay.sum(axis=1), (self.rng.random(self.B) * (held + 1)).astype(int))
+            count = np.where(on, count, 0)
             want = np.where((count == held) & (count > 0), 5, np.maximum(0, 4 - (held - count)))
             got = np.where(on, np.minimum(want, self.left), 0)
             new_held = np.minimum(4, held - count + got)
             self.laid[on, k] = count[on]
-            # keep a random held - count of the cards, add those drawn, keep a random new_held of them
-            hand = self.cards[rows, ps]  # (B, SLOTS)
-            keys = np.where(hand >= 0, self.rng.random(hand.shape), 2.0)
+            # keep a random held - count of the cards (the bot: those it does not lay down), add those drawn,
+            # keep a random new_held of them
+            keys = np.where(hand >= 0, self.rng.random(hand.shape), 2.0) + np.where(lay, 1.0, 0.0)
             kept = np.take_along_axis(hand, np.argsort(keys, axis=1), axis=1)
             kept[np.arange(SLOTS)[None, :] >= (held - count)[:, None]] = -1
             drawn = np.full((self.B, 5), -1, np.int16)
@@ -270,7 +288,7 @@ class _Table:
             ps = np.where(p >= 0, p, 0)
             where = self.cards[rows, ps] == six[:, None]
             has = may & (p >= 0) & where.any(axis=1)
-            does = has & (self.rng.random(self.B) < rate)
+            does = has & (self.smart[ps] | (self.rng.random(self.B) < rate))
             slot = np.argmax(where, axis=1)
             self.cards[rows[does], ps[does], slot[does]] = up[does]
             self.swapped[does] = p[does]
@@ -304,6 +322,9 @@ class _Table:
                 legal = np.where(follow.any(axis=1)[:, None], follow,
                                  np.where(((led != trump) & (led >= 0) & trumps.any(axis=1))[:, None], trumps, has))
                 pick = np.argmax(np.where(legal, self.rng.random(hand.shape), -1.0), axis=1)
+                smart = self.smart[p]
+                if smart.any():
+                    pick = np.where(smart, bots.choose(hand, legal, trump, led, best_card), pick)
                 card = hand[rows, pick]
                 cards[rows[on], p[on], pick[on]] = -1
                 plays[rows[on], t, slot[on], 0] = p[on]

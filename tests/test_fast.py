@@ -47,3 +47,15 @@ def test_money_is_conserved_in_every_fast_hand():
     batch = simulate_batch(np.random.default_rng(1), 2000, 5)
     carried = batch.pot - batch.payouts.sum(axis=1) + batch.penalties.sum(axis=1)
     assert (carried >= 0).all() and (batch.payouts.sum(axis=1) <= batch.pot).all()
+
+
+@pytest.mark.parametrize("bots", ["hhhh", "hrhr", "rrrh"])
+def test_hands_the_heuristic_bot_plays_are_refereed_as_the_readable_engine(bots):
+    batch = simulate_batch(np.random.default_rng(11), 300, 4, bots=bots)
+    for b in range(len(batch)):
+        same_as_the_reference(batch, b)
+
+
+def test_a_bot_per_seat_is_one_letter_each():
+    with pytest.raises(ValueError, match="one of r"):
+        simulate_batch(np.random.default_rng(0), 5, 4, bots="hhx")
