@@ -68,6 +68,40 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _advise(args: argparse.Namespace) -> int:
+    """Odds and expected Rappen of chratzing, coming along and passing (engine.advisor)."""
+    from engine.advisor import advise  # noqa: PLC0415
+    from engine.cards import CardError, card  # noqa: PLC0415
+    from engine.rules import HouseRules  # noqa: PLC0415
+
+    try:
+        hand = [card(c) for c in args.hand.replace(",", " ").split()]
+        up = card(args.trump)
+        ante = HouseRules().ante
+        advice = advise(hand, up, args.seat, args.players, args.pot - args.players * ante if args.pot else 0,
+                        seed=args.seed)
+    except (CardError, ValueError) as exc:
+        print(f"chratze advise: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        json.dump(advice.to_dict(), sys.stdout, indent=2)
+        print()
+        return 0
+    print(f"{' '.join(c.code for c in hand)} with {up.code} turned up; seat {args.seat} of {args.players} "
+          f"(1: the dealer's left); the other players play as the heuristic bot")
+    for c in advice.choices:
+        if c.say == "weg":
+            print("  weg:      nothing more to win or pay (the ante stays in the pot)")
+            continue
+        target = "2 tricks" if c.say == "chratze" else "1 trick"
+        lay = " ".join(x.code for x in c.lay) or "nothing"
+        print(f"  {c.say + ':':9s} makes {target} in {100 * c.made:.1f} % (+/- {100 * c.made_half:.1f}), "
+              f"expects {c.rappen:+.1f} Rappen (+/- {c.rappen_half:.1f}); lay down {lay}  "
+              f"[comes up in {100 * c.applies:.0f} % of deals, {c.hands} played out]")
+    print(f"best: {advice.best.say}")
+    return 0
+
+
 def _detect(args: argparse.Namespace) -> int:
     from vision.recognize.recognizer import ModelMissing, read_image
 
@@ -185,6 +219,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", help="file to write (default: standard output)")
     p.set_defaults(run=_simulate)
+
+    p = sub.add_parser("advise", help="should I chratze, come along or pass? odds and expected Rappen")
+    p.add_argument("--trump", required=True, help="the upcard, e.g. Kh")
+    p.add_argument("--hand", required=True, help='your four cards, e.g. "As 9s Jh 7c"')
+    p.add_argument("--seat", type=int, required=True, help="1 on the dealer's left ... the number of players: the dealer")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--pot", type=int, help="Rappen in the pot with this hand's antes (default: the antes alone)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=_advise)
 
     p = sub.add_parser("detect", help="find and name the cards in images")
     p.add_argument("images", nargs="+")

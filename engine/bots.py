@@ -45,13 +45,14 @@ def choose(hand: np.ndarray, legal: np.ndarray, trump: np.ndarray, led: np.ndarr
            best: np.ndarray) -> np.ndarray:
     """The slot of the card played, for every hand (``led`` -1: this card leads; ``best``: the card
     winning the trick so far)."""
-    is_trump = (hand // 9) == trump[:, None]
-    rank = hand % 9
-    plain_first = np.where(is_trump, rank - 20, rank)  # plain cards above trumps: lead the highest plain
-    lead = np.argmax(np.where(legal, plain_first, -99), axis=1)
+    suit = hand // 9
+    is_trump = suit == trump[:, None]
+    cost = hand % 9 + 20 * is_trump  # plain cards cheaper than trumps
+    lead = np.argmax(np.where(legal, np.where(is_trump, -1, cost), -99), axis=1)  # the highest plain card
+    lead_trump = np.argmax(np.where(legal, cost, -99), axis=1)  # only trumps left: the highest
+    lead = np.where((legal & ~is_trump).any(axis=1), lead, lead_trump)
     best_trump = (best // 9) == trump
-    beats = legal & ((((hand // 9) == (best // 9)[:, None]) & (hand > best[:, None]))
-                     | (is_trump & ~best_trump[:, None]))
-    cheapest_win = np.argmin(np.where(beats, np.where(is_trump, rank + 20, rank), 99), axis=1)
-    throw = np.argmin(np.where(legal, np.where(is_trump, rank + 20, rank), 99), axis=1)
+    beats = legal & (((suit == (best // 9)[:, None]) & (hand > best[:, None])) | (is_trump & ~best_trump[:, None]))
+    cheapest_win = np.argmin(np.where(beats, cost, 99), axis=1)
+    throw = np.argmin(np.where(legal, cost, 99), axis=1)
     return np.where(led < 0, lead, np.where(beats.any(axis=1), cheapest_win, throw))

@@ -59,7 +59,7 @@ class Batch:
     def events(self, b: int) -> list[Event]:
         """Hand ``b`` as the events a table would record, for the readable engine to referee."""
         seats, rules, n = NAMES[:self.n], self.rules, self.n
-        out: list[Event] = [HandStarted(seats, seats[0], rules.ante, 0)]
+        out: list[Event] = [HandStarted(seats, seats[0], rules.ante, int(self.pot[b]) - rules.ante * n)]
         ups = [DECK[c] for c in self.upcards[b] if c >= 0]
         if self.blind[b] == 2:
             out.append(BidMade(seats[0], "double_blind"))
@@ -95,28 +95,47 @@ def _asked(rules: HouseRules, upcard, n: int, k: int) -> int:
     return (1 + k) % n
 
 
+@dataclass(frozen=True)
+class Seat:
+    """One seat whose cards and choices are given (the advisor's player): its four cards, the first
+    upcard, what it says in the auction (chratze or weg) and when asked to come along (metcho or weg),
+    and the cards it lays down; it plays its cards as the heuristic bot does."""
+
+    seat: int
+    cards: tuple[int, ...]
+    upcard: int
+    bid: str = "weg"
+    join: str = "weg"
+    lay: tuple[int, ...] = ()
+
+
 def simulate_batch(rng: np.random.Generator, hands: int, players: int = 4, rules: HouseRules | None = None,
                    chratze_rate: float = 0.35, metcho_rate: float = 0.6, blind_rate: float = 0.05,
-                   swap_rate: float = 0.8, bots: str | None = None) -> Batch:
+                   swap_rate: float = 0.8, bots: str | None = None, given: Seat | None = None,
+                   carried: int = 0) -> Batch:
     """``hands`` deals of ``players`` from shuffle to settlement (the rates as in ``simulate_hand``).
     ``bots``: one letter per seat, ``r`` random (the rates) or ``h`` the heuristic bot (:mod:`engine.bots`);
-    default all random."""
+    default all random. ``given``: one seat's cards, upcard and choices fixed, the rest dealt at random
+    (no blind is played then: the upcard is the first card turned). ``carried``: Rappen already in the pot."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"Chratze is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
     bots = bots or "r" * players
     if len(bots) != players or set(bots) - set("rh"):
         raise ValueError(f"bots: one of r (random) or h (heuristic) per seat, {players} in all, not {bots!r}")
-    table = _Table(rng, hands, players, rules or HouseRules(), np.array([b == "h" for b in bots]))
-    return table.run(chratze_rate, metcho_rate, blind_rate, swap_rate)
+    table = _Table(rng, hands, players, rules or HouseRules(), np.array([b == "h" for b in bots]), given)
+    table.carried = carried
+    return table.run(chratze_rate, metcho_rate, 0.0 if given else blind_rate, swap_rate)
 
 
 class _Table:
     """The state of every hand of the batch; each method is one step of a hand, for all hands at once."""
 
-    def __init__(self, rng: np.random.Generator, B: int, n: int, rules: HouseRules, smart: np.ndarray) -> None:
-        self.rng, self.B, self.n, self.rules, self.smart = rng, B, n, rules, smart
+    def __init__(self, rng: np.random.Generator, B: int, n: int, rules: HouseRules, smart: np.ndarray,
+                 given: Seat | None = None) -> None:
+        self.rng, self.B, self.n, self.rules, self.smart, self.given = rng, B, n, rules, smart.copy(), given
+        self.carried = 0
         self.rows = np.arange(B)
-        deck = rng.permuted(np.tile(np.arange(36, dtype=np.int16), (B, 1)), axis=1)
+        deck = self._deck(given)
         self.cards = np.full((B, n, SLOTS), -1, np.int16)
         self.cards[:, :, :4] = deck[:, :4 * n].reshape(B, n, 4)
         self.stock = deck[:, 4 * n:]  # drawn from the end
@@ -134,6 +153,22 @@ class _Table:
         self.order = np.full((B, n), -1)
         self.laid = np.zeros((B, n), int)
         self.swapped = np.full(B, -1)
+
+    def _deck(self, given: Seat | None) -> np.ndarray:
+        """Each hand's pack in dealing order (seat by seat, then the stock, drawn from its end)."""
+        if given is None:
+            return self.rng.permuted(np.tile(np.arange(36, dtype=np.int16), (self.B, 1)), axis=1)
+        fixed = (*given.cards, given.upcard)
+        if len(given.cards) != 4 or len(set(fixed)) != 5 or not all(0 <= c < 36 for c in fixed):
+            raise ValueError("a given seat holds four different cards, and the upcard is a fifth")
+        rest = np.array([c for c in range(36) if c not in fixed], np.int16)
+        places = [i for i in range(35) if not 4 * given.seat <= i < 4 * given.seat + 4]
+        deck = np.empty((self.B, 36), np.int16)
+        deck[:, places] = self.rng.permuted(np.tile(rest, (self.B, 1)), axis=1)
+        deck[:, 4 * given.seat:4 * given.seat + 4] = given.cards
+        deck[:, 35] = given.upcard  # the first card turned
+        self.smart[given.seat] = True  # it plays as the bot does
+        return deck
 
     # ------------------------------------------------------------------ helpers
     def _pop(self, mask: np.ndarray) -> np.ndarray:
@@ -187,7 +222,7 @@ class _Table:
         dealt = self.cards.copy()
         self.result[playing] = PLAYED
         plays, winners, won = self._play(playing)
-        pot = np.full(self.B, r.ante * self.n)
+        pot = np.full(self.B, self.carried + r.ante * self.n)
         payouts, penalties = self._settle(pot, won)
         return Batch(self.n, r, self.result, self.chratzer, self.blind, self.upcards, self.bids, self.joined,
                      self.active, self.order, self.laid, self.swapped, dealt, plays, winners, won, pot,
@@ -204,7 +239,9 @@ class _Table:
             open_ = asking & ~banner
             for k in range(n):
                 p = (1 + k) % n
-                if self.smart[p]:
+                if self.given is not None and p == self.given.seat:
+                    says = open_ & (self.given.bid == "chratze")
+                elif self.smart[p]:
                     says = open_ & bots.wants_to_chratze(self.cards[:, p], self.trump_card // 9)
                 else:
                     says = open_ & (self.rng.random(self.B) < rate)
@@ -231,6 +268,8 @@ class _Table:
             ps = np.where(joining, p, 0)
             wants = np.where(self.smart[ps], bots.comes_along(self.cards[self.rows, ps], self.trump_card // 9),
                              self.rng.random(self.B) < rate)
+            if self.given is not None:
+                wants = np.where(ps == self.given.seat, self.given.join == "metcho", wants)
             says = joining & (forced | wants)
             self.joined[joining, k] = says[joining]
             self.active[rows[says], p[says]] = True
@@ -257,6 +296,9 @@ class _Table:
             hand = self.cards[rows, ps]  # (B, SLOTS)
             smart = self.smart[ps]
             lay = bots.cards_to_lay(hand, self.trump_card // 9) & smart[:, None]
+            if self.given is not None:
+                mine = (ps == self.given.seat)[:, None]
+                lay = np.where(mine, np.isin(hand, self.given.lay) & (hand >= 0), lay)
             count = np.where(smart, lay.sum(axis=1), (self.rng.random(self.B) * (held + 1)).astype(int))
             count = np.where(on, count, 0)
             want = np.where((count == held) & (count > 0), 5, np.maximum(0, 4 - (held - count)))
@@ -321,10 +363,13 @@ class _Table:
                 trumps = has & (suit == trump[:, None])
                 legal = np.where(follow.any(axis=1)[:, None], follow,
                                  np.where(((led != trump) & (led >= 0) & trumps.any(axis=1))[:, None], trumps, has))
-                pick = np.argmax(np.where(legal, self.rng.random(hand.shape), -1.0), axis=1)
                 smart = self.smart[p]
-                if smart.any():
-                    pick = np.where(smart, bots.choose(hand, legal, trump, led, best_card), pick)
+                if smart.all():  # bots only: no random card to draw
+                    pick = bots.choose(hand, legal, trump, led, best_card)
+                else:
+                    pick = np.argmax(np.where(legal, self.rng.random(hand.shape), -1.0), axis=1)
+                    if smart.any():
+                        pick = np.where(smart, bots.choose(hand, legal, trump, led, best_card), pick)
                 card = hand[rows, pick]
                 cards[rows[on], p[on], pick[on]] = -1
                 plays[rows[on], t, slot[on], 0] = p[on]

@@ -502,3 +502,29 @@ def test_the_page_says_which_early_card_holds_the_hand_up_and_takes_it_now(brows
         page.wait_for_selector("#held-up", state="detached")
         assert page.locator("#tricks li").nth(2).locator("[data-card='8c']").count() == 1
         assert app.extensions["table"].session.log[-1].type == "move_play"
+
+
+def test_a_player_asks_the_advisor_on_a_phone(browser, tmp_path):
+    app = create_app(tmp_path, pin=PIN)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-CH")
+    ctx.add_init_script("localStorage.setItem('chratze-lang', 'de');")
+    page = ctx.new_page()
+    try:
+        with serving(app) as url:
+            page.goto(url + "/advise")
+            page.click("#adv-trump-pick")
+            pick(page, "Kh")
+            page.click("#adv-hand-pick")
+            for code in ("As", "9s", "Jh", "7c"):
+                page.locator(f"#picker-cards [data-card='{code}']").click()
+                page.wait_for_timeout(100)
+            page.select_option("#adv-seat", "2")
+            assert page.locator("#adv-hand [data-card]").count() == 4
+            page.click("#adv-ask")
+            page.wait_for_selector("#adv-table [data-say='metcho']", timeout=20000)
+            assert "Stiche" in page.inner_text("#adv-table") and "Am besten" in page.inner_text("#adv-best")
+            assert page.locator("#adv-table .best").count() == 1
+            assert app.extensions["table"].session.log == []  # nothing recorded at the table
+            page.screenshot(path=str(SHOTS / "advise-phone.png"), full_page=True)
+    finally:
+        ctx.close()

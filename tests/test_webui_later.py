@@ -95,3 +95,22 @@ def test_the_page_is_told_which_play_holds_the_hand_up_and_takes_it_as_made_now(
     r = post(client, "/api/move", {"position": held["position"]})
     assert r.status_code == 200 and r.json["hand"]["held_up"] is None
     assert [c["card"] for c in r.json["hand"]["tricks"][2]["cards"]] == ["6c", "8c"]
+
+
+def test_the_advisor_answers_a_players_question_and_records_nothing(client):
+    before = client.get("/api/state").json
+    r = client.get("/api/advise?trump=Kh&hand=As,9s,Jh,7c&seat=2&players=4")
+    assert r.status_code == 200
+    says = [c["say"] for c in r.json["choices"]]
+    assert says == ["chratze", "metcho", "weg"] and r.json["best"] in says
+    chratze = r.json["choices"][0]
+    assert 0 < chratze["made"] < 1 and chratze["made_half"] < 0.02 and set(chratze["lay"]) <= {"As", "9s", "7c"}
+    assert client.get("/api/state").json == before  # a question, not a record
+
+
+@pytest.mark.parametrize("query", ["trump=Kh&hand=As,9s&seat=2", "trump=Xx&hand=As,9s,Jh,7c&seat=2",
+                                   "trump=Kh&hand=As,9s,Jh,Kh&seat=2", "trump=Kh&hand=As,9s,Jh,7c&seat=9",
+                                   "trump=Kh&hand=As,9s,Jh,7c&seat=1&players=12", "trump=Kh&hand=As,9s,Jh,7c"])
+def test_a_question_the_advisor_cannot_take_is_a_400_with_a_reason(client, query):
+    r = client.get(f"/api/advise?{query}")
+    assert r.status_code == 400 and r.json["error"] and r.json["code"] == "advise_bad"

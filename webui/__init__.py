@@ -15,6 +15,7 @@ from werkzeug.exceptions import SecurityError
 
 from engine.rules import HouseRules
 
+from .advise import advisor
 from .api import api
 from .camera import camera
 from .guard import PinGuard
@@ -43,6 +44,7 @@ def create_app(data_dir: str | Path = "runs/table", rules: HouseRules | None = N
     app.register_blueprint(camera)
     app.register_blueprint(teach)
     app.register_blueprint(join)
+    app.register_blueprint(advisor)
     app.after_request(_not_framed)
     app.register_error_handler(SecurityError, lambda exc: (jsonify(
         error=f"this table's page is not served as {request.headers.get('Host', '')!r}: open it by this machine's address, "

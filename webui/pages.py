@@ -6,7 +6,8 @@ from flask import Blueprint, render_template
 
 pages = Blueprint("pages", __name__)
 
-VIEWS = {"table": "Table", "review": "Review", "ledger": "Ledger", "camera": "Camera", "setup": "Setup"}
+VIEWS = {"table": "Table", "review": "Review", "ledger": "Ledger", "camera": "Camera", "setup": "Setup",
+         "advise": "Advise"}  # advise: for a player's own phone; what is asked there is never shown elsewhere
 
 
 @pages.get("/")

@@ -164,7 +164,8 @@ function render(state) {
   if (POINTER_DOWN && state) { PENDING = state; return; }
   if (!state || (STATE && state.version < STATE.version && state.hands_played === STATE.hands_played)) return;
   STATE = state;
-  const fn = { table: renderTable, review: renderReview, ledger: renderLedger, camera: renderCamera, setup: renderSetup }[view];
+  const fn = { table: renderTable, review: renderReview, ledger: renderLedger, camera: renderCamera, setup: renderSetup,
+               advise: renderAdvise }[view];
   if (fn) fn(state);
   document.querySelectorAll("[data-t]").forEach(el => { el.textContent = t(el.dataset.t); });
 }
@@ -394,6 +395,47 @@ function renderCamera(s) {
       h("button", { onclick: () => send("/api/layout", { zones: CALIB.zones, space: "image" }) }, t("save_zones")),
       h("button", { onclick: () => { const n = parseInt(prompt("Seats / Plätze", "4"), 10); if (n) send("/api/layout", { mat: n }).then(r => r && r.mat_in_view === false && banner("ArUco ✗", "error")); } }, t("use_mat"))),
     canvas);
+}
+
+// ------------------------------------------------------------------ advise (a player's own phone)
+// The cards are tapped in here and asked of the server; nothing is stored or shown on the table's page.
+const ADVISE = { hand: [], trump: null };
+function renderAdvise(s) {
+  if (app.dataset.built) return;
+  app.dataset.built = "1";
+  const players = h("select", { id: "adv-players" }, [2, 3, 4, 5, 6, 7].map(n => h("option", { value: n, selected: n === 4 }, n)));
+  const seat = h("select", { id: "adv-seat" }, [1, 2, 3, 4, 5, 6, 7].map(n => h("option", { value: n }, n)));
+  const shown = () => {
+    document.getElementById("adv-trump").replaceChildren(ADVISE.trump ? cardEl(ADVISE.trump) : t("adv_pick"));
+    document.getElementById("adv-hand").replaceChildren(...(ADVISE.hand.length ? ADVISE.hand.map(c => cardEl(c)) : [t("adv_pick")]));
+  };
+  const pickHand = () => { ADVISE.hand = []; const more = () => pickCard(`${t("adv_hand")} ${ADVISE.hand.length + 1}/4`, c => {
+    ADVISE.hand.push(c); shown(); if (ADVISE.hand.length < 4) setTimeout(more, 0); }, [...ADVISE.hand, ADVISE.trump]); more(); };
+  app.replaceChildren(h("h2", {}, t("adv_title")), h("p", { class: "muted" }, t("adv_private")),
+    h("label", {}, t("adv_players"), " ", players), " ", h("label", {}, t("adv_seat"), " ", seat),
+    h("p", {}, h("button", { id: "adv-trump-pick", onclick: () => pickCard(t("adv_trump"), c => { ADVISE.trump = c; shown(); }, ADVISE.hand) }, t("adv_trump")),
+      " ", h("span", { id: "adv-trump" })),
+    h("p", {}, h("button", { id: "adv-hand-pick", onclick: pickHand }, t("adv_hand")), " ", h("span", { id: "adv-hand" })),
+    h("button", { class: "primary", id: "adv-ask", onclick: askAdvice }, t("adv_ask")), h("div", { id: "adv-answer" }));
+  shown();
+}
+async function askAdvice() {
+  const out = document.getElementById("adv-answer");
+  if (!ADVISE.trump || ADVISE.hand.length !== 4) { out.replaceChildren(h("p", { class: "error" }, t("adv_need"))); return; }
+  out.replaceChildren(h("p", { class: "muted" }, t("adv_thinking")));
+  const q = new URLSearchParams({ trump: ADVISE.trump, hand: ADVISE.hand.join(","), seat: document.getElementById("adv-seat").value,
+                                  players: document.getElementById("adv-players").value });
+  const res = await fetch(`/api/advise?${q}`);
+  const data = await res.json();
+  if (!res.ok) { out.replaceChildren(h("p", { class: "error" }, errorText(data))); return; }
+  const pct = (x, d) => `${(100 * x).toFixed(d)}`;
+  out.replaceChildren(h("div", { id: "adv-table" }, data.choices.map(c => h("section", { class: `adv-choice${c.say === data.best ? " best" : ""}`, "data-say": c.say },
+    h("h3", {}, t("bid_" + c.say)),
+    c.say === "weg" ? h("p", {}, t("adv_weg")) : [
+      h("p", {}, h("b", {}, `${pct(c.made, 1)} %`), ` ± ${pct(c.made_half, 1)} · ${t(c.say === "chratze" ? "adv_two" : "adv_one")}`),
+      h("p", {}, h("b", {}, `${c.rappen >= 0 ? "+" : ""}${c.rappen.toFixed(1)} Rp.`), ` ± ${c.rappen_half.toFixed(1)}`),
+      h("p", {}, `${t("adv_lay")}: `, c.lay.length ? c.lay.map(x => cardEl(x)) : "–")]))),
+    h("p", { id: "adv-best" }, h("b", {}, `${t("adv_best")}: ${t("bid_" + data.best)}`)));
 }
 
 // ------------------------------------------------------------------ setup

@@ -2,6 +2,11 @@
 const I18N = {
   de: {
     nav_table: "Tisch", nav_review: "Kontrolle", nav_ledger: "Abrechnung", nav_camera: "Kamera", nav_setup: "Einstellungen",
+    nav_advise: "Ratgeber", adv_title: "Chratzen, mitgehen oder passen?", adv_private: "Nur auf diesem Handy: deine Karten werden nirgends gespeichert oder gezeigt.",
+    adv_players: "Spieler", adv_seat: "Dein Platz (1 = links vom Geber)", adv_trump: "Aufgedeckte Karte", adv_hand: "Deine Karten",
+    adv_pick: "antippen", adv_ask: "Fragen", adv_need: "Erst die aufgedeckte Karte und deine vier Karten antippen",
+    adv_thinking: "Rechnet…", adv_two: "2 Stiche", adv_one: "1 Stich", adv_lay: "ablegen", adv_best: "Am besten",
+    adv_weg: "nichts mehr zu gewinnen oder zu zahlen (der Einsatz bleibt im Pott)",
     loading: "Lade…", cancel: "Abbrechen", pin: "PIN", pin_prompt: "PIN des Tisches (steht auf dem Bildschirm des Gastgebers):",
     hand: "Spiel", dealer: "Geber", pot: "Pott", trump: "Trumpf", upcard: "Aufgedeckte", turn: "Am Zug",
     trick: "Stich", tricks: "Stiche", winner: "gewinnt", target: "Ziel", out: "weg",
@@ -75,6 +80,7 @@ const I18N = {
     held_take: "{c} als Karte von {p} in Stich {m} nehmen",
     err_rules_mid_hand: "Hausregeln ändern zwischen den Spielen: zuerst Spiel {hand} beenden",
     err_no_such_hand: "Kein früheres Spiel {hand} (bisher {hands} Spiele)",
+    err_advise_bad: "Diese Frage geht nicht: die aufgedeckte Karte, vier andere Karten, dein Platz und 2 bis 7 Spieler",
     err_name_long: "Ein Name hat höchstens {max} Zeichen", err_rules_bad: "Hausregeln: {detail}",
     err_opening_pot_bad: "Der Pott zu Beginn ist eine ganze Zahl Rappen, 0 oder mehr",
     err_history_bad: "Diese Spielaufzeichnung lässt sich nicht laden. {detail}", err_no_camera: "Keine Kamera läuft",
@@ -89,6 +95,11 @@ const I18N = {
   },
   en: {
     nav_table: "Table", nav_review: "Review", nav_ledger: "Ledger", nav_camera: "Camera", nav_setup: "Setup",
+    nav_advise: "Advise", adv_title: "Chratze, come along, or pass?", adv_private: "On this phone only: your cards are neither stored nor shown anywhere.",
+    adv_players: "Players", adv_seat: "Your seat (1 = the dealer's left)", adv_trump: "The upcard", adv_hand: "Your cards",
+    adv_pick: "tap to choose", adv_ask: "Ask", adv_need: "Tap the upcard and your four cards first",
+    adv_thinking: "Thinking…", adv_two: "2 tricks", adv_one: "1 trick", adv_lay: "lay down", adv_best: "Best",
+    adv_weg: "nothing more to win or pay (the ante stays in the pot)",
     n_plays: "{p} plays {c}", n_upcard: "Upcard {c}", n_hand: "New hand, {p} deals", n_corrected: "Event {n} corrected to {c}",
     n_swapped: "{p} swapped the trump 6 for the upcard",
     n_gathered: "Trick {n} gathered by {p}", camera_back: "Camera back",
