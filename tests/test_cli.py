@@ -84,3 +84,14 @@ def test_every_recognizer_setting_is_an_option_and_the_preset_fills_what_is_not_
     assert settings_from(p.parse_args(["--views", "2"])) == PHOTO
     assert settings_from(p.parse_args(["--no-fit-input"])).fit_input is False
     assert settings_from(p.parse_args([])) == FRAME
+
+
+def test_advise_prints_the_odds_of_each_choice_and_the_best(capsys):
+    assert main(["advise", "--trump", "Kh", "--hand", "As 9s Jh 7c", "--seat", "2", "--players", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "chratze:" in out and "metcho:" in out and "weg:" in out and "best: " in out and "lay down" in out
+
+
+def test_advise_with_a_card_that_is_no_card_says_so(capsys):
+    assert main(["advise", "--trump", "Kx", "--hand", "As 9s Jh 7c", "--seat", "2"]) == 2
+    assert "chratze advise:" in capsys.readouterr().err
