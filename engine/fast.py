@@ -352,35 +352,36 @@ class _Table:
             best_seat = np.full(self.B, -1)
             slot = np.zeros(self.B, int)
             for k in range(n):
-                p = (leader + k) % n
-                on = going & self.active[rows, p] & (left[rows, p] > 0)
-                if not on.any():
+                p_all = (leader + k) % n
+                i = np.flatnonzero(going & self.active[rows, p_all] & (left[rows, p_all] > 0))
+                if not len(i):
                     continue
-                hand = cards[rows, p]  # (B, SLOTS)
+                p, lead_suit, best = p_all[i], led[i], best_card[i]  # only the hands where this seat plays
+                hand = cards[i, p]  # (m, SLOTS)
                 has = hand >= 0
                 suit = np.where(has, hand // 9, -9)
-                follow = has & (suit == led[:, None])
-                trumps = has & (suit == trump[:, None])
+                tr = trump[i]
+                follow = has & (suit == lead_suit[:, None])
+                trumps = has & (suit == tr[:, None])
                 legal = np.where(follow.any(axis=1)[:, None], follow,
-                                 np.where(((led != trump) & (led >= 0) & trumps.any(axis=1))[:, None], trumps, has))
+                                 np.where(((lead_suit != tr) & (lead_suit >= 0) & trumps.any(axis=1))[:, None], trumps, has))
                 smart = self.smart[p]
                 if smart.all():  # bots only: no random card to draw
-                    pick = bots.choose(hand, legal, trump, led, best_card)
+                    pick = bots.choose(hand, legal, tr, lead_suit, best)
                 else:
                     pick = np.argmax(np.where(legal, self.rng.random(hand.shape), -1.0), axis=1)
                     if smart.any():
-                        pick = np.where(smart, bots.choose(hand, legal, trump, led, best_card), pick)
-                card = hand[rows, pick]
-                cards[rows[on], p[on], pick[on]] = -1
-                plays[rows[on], t, slot[on], 0] = p[on]
-                plays[rows[on], t, slot[on], 1] = card[on]
-                slot[on] += 1
-                first = on & (led < 0)
-                led[first] = card[first] // 9
-                better = on & ~first & (((card // 9 == best_card // 9) & (card > best_card))
-                                        | ((card // 9 == trump) & (best_card // 9 != trump)))
+                        pick = np.where(smart, bots.choose(hand, legal, tr, lead_suit, best), pick)
+                card = hand[np.arange(len(i)), pick]
+                cards[i, p, pick] = -1
+                plays[i, t, slot[i], 0] = p
+                plays[i, t, slot[i], 1] = card
+                slot[i] += 1
+                first = lead_suit < 0
+                better = ~first & (((card // 9 == best // 9) & (card > best)) | ((card // 9 == tr) & (best // 9 != tr)))
+                led[i[first]] = card[first] // 9
                 take = first | better
-                best_card[take], best_seat[take] = card[take], p[take]
+                best_card[i[take]], best_seat[i[take]] = card[take], p[take]
             done = going & (best_seat >= 0)
             winners[done, t] = best_seat[done]
             won[rows[done], best_seat[done]] += 1
