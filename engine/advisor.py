@@ -80,11 +80,12 @@ def advise(cards: list[Card], upcard: Card, seat: int, players: int = 4, carried
 
 def _measure(batch, seat: int, say: str, lay: tuple[Card, ...]) -> Choice:
     rows = np.arange(len(batch))
+    first = batch.upcards[:, 1] < 0 if batch.upcards.shape[1] > 1 else np.ones(len(batch), bool)  # this trump
     if say == "chratze":
-        comes = batch.chratzer == seat
+        comes = first & (batch.chratzer == seat)
         made = (batch.tricks_won[rows, seat] >= 2) | (batch.result == SUSI)
     else:
-        comes = (batch.chratzer >= 0) & (batch.chratzer != seat) & (batch.result == PLAYED)
+        comes = first & (batch.chratzer >= 0) & (batch.chratzer != seat) & (batch.result == PLAYED) & batch.active[:, seat]
         made = batch.tricks_won[rows, seat] >= 1
     n = int(comes.sum())
     if n == 0:

@@ -109,33 +109,72 @@ class Seat:
     lay: tuple[int, ...] = ()
 
 
+@dataclass
+class Decided:
+    """One seat's choices made beforehand, hand by hand (the search bot's, or the advisor's player's):
+    whether it chratzes when asked on the first upcard, whether it comes along while that upcard is
+    trump, and the cards it lays down. Later upcards and its play are the heuristic bot's."""
+
+    seat: int
+    chratze: np.ndarray  # (B,) bool
+    metcho: np.ndarray  # (B,) bool
+    lay: np.ndarray  # (B, 36) bool, by card
+
+
+def deal(rng: np.random.Generator, hands: int) -> np.ndarray:
+    """Packs in dealing order (seat by seat, four each, then the stock, drawn from its end: the last card
+    is the first upcard), one per hand."""
+    return rng.permuted(np.tile(np.arange(36, dtype=np.int16), (hands, 1)), axis=1)
+
+
 def simulate_batch(rng: np.random.Generator, hands: int, players: int = 4, rules: HouseRules | None = None,
                    chratze_rate: float = 0.35, metcho_rate: float = 0.6, blind_rate: float = 0.05,
                    swap_rate: float = 0.8, bots: str | None = None, given: Seat | None = None,
-                   carried: int = 0) -> Batch:
+                   carried: int = 0, deck: np.ndarray | None = None, decided: Decided | None = None) -> Batch:
     """``hands`` deals of ``players`` from shuffle to settlement (the rates as in ``simulate_hand``).
     ``bots``: one letter per seat, ``r`` random (the rates) or ``h`` the heuristic bot (:mod:`engine.bots`);
     default all random. ``given``: one seat's cards, upcard and choices fixed, the rest dealt at random
-    (no blind is played then: the upcard is the first card turned). ``carried``: Rappen already in the pot."""
+    (no blind is played then: the upcard is the first card turned). ``carried``: Rappen already in the pot.
+    ``deck`` (from :func:`deal`) and ``decided``: the packs, and one seat's choices made for them."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"Chratze is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
     bots = bots or "r" * players
     if len(bots) != players or set(bots) - set("rh"):
         raise ValueError(f"bots: one of r (random) or h (heuristic) per seat, {players} in all, not {bots!r}")
-    table = _Table(rng, hands, players, rules or HouseRules(), np.array([b == "h" for b in bots]), given)
+    if given is not None:
+        deck, decided = _given(rng, hands, given)
+    table = _Table(rng, hands, players, rules or HouseRules(), np.array([b == "h" for b in bots]),
+                   deal(rng, hands) if deck is None else deck, decided)
     table.carried = carried
-    return table.run(chratze_rate, metcho_rate, 0.0 if given else blind_rate, swap_rate)
+    return table.run(chratze_rate, metcho_rate, 0.0 if decided is not None else blind_rate, swap_rate)
+
+
+def _given(rng: np.random.Generator, B: int, given: Seat) -> tuple[np.ndarray, Decided]:
+    """Packs with the given seat's four cards and the first upcard in place, the rest shuffled."""
+    fixed = (*given.cards, given.upcard)
+    if len(given.cards) != 4 or len(set(fixed)) != 5 or not all(0 <= c < 36 for c in fixed):
+        raise ValueError("a given seat holds four different cards, and the upcard is a fifth")
+    rest = np.array([c for c in range(36) if c not in fixed], np.int16)
+    places = [i for i in range(35) if not 4 * given.seat <= i < 4 * given.seat + 4]
+    deck = np.empty((B, 36), np.int16)
+    deck[:, places] = rng.permuted(np.tile(rest, (B, 1)), axis=1)
+    deck[:, 4 * given.seat:4 * given.seat + 4] = given.cards
+    deck[:, 35] = given.upcard  # the first card turned
+    lay = np.zeros((B, 36), bool)
+    lay[:, list(given.lay)] = True
+    return deck, Decided(given.seat, np.full(B, given.bid == "chratze"), np.full(B, given.join == "metcho"), lay)
 
 
 class _Table:
     """The state of every hand of the batch; each method is one step of a hand, for all hands at once."""
 
     def __init__(self, rng: np.random.Generator, B: int, n: int, rules: HouseRules, smart: np.ndarray,
-                 given: Seat | None = None) -> None:
-        self.rng, self.B, self.n, self.rules, self.smart, self.given = rng, B, n, rules, smart.copy(), given
+                 deck: np.ndarray, decided: Decided | None = None) -> None:
+        self.rng, self.B, self.n, self.rules, self.smart, self.decided = rng, B, n, rules, smart.copy(), decided
+        if decided is not None:
+            self.smart[decided.seat] = True  # it plays as the bot does
         self.carried = 0
         self.rows = np.arange(B)
-        deck = self._deck(given)
         self.cards = np.full((B, n, SLOTS), -1, np.int16)
         self.cards[:, :, :4] = deck[:, :4 * n].reshape(B, n, 4)
         self.stock = deck[:, 4 * n:]  # drawn from the end
@@ -153,22 +192,6 @@ class _Table:
         self.order = np.full((B, n), -1)
         self.laid = np.zeros((B, n), int)
         self.swapped = np.full(B, -1)
-
-    def _deck(self, given: Seat | None) -> np.ndarray:
-        """Each hand's pack in dealing order (seat by seat, then the stock, drawn from its end)."""
-        if given is None:
-            return self.rng.permuted(np.tile(np.arange(36, dtype=np.int16), (self.B, 1)), axis=1)
-        fixed = (*given.cards, given.upcard)
-        if len(given.cards) != 4 or len(set(fixed)) != 5 or not all(0 <= c < 36 for c in fixed):
-            raise ValueError("a given seat holds four different cards, and the upcard is a fifth")
-        rest = np.array([c for c in range(36) if c not in fixed], np.int16)
-        places = [i for i in range(35) if not 4 * given.seat <= i < 4 * given.seat + 4]
-        deck = np.empty((self.B, 36), np.int16)
-        deck[:, places] = self.rng.permuted(np.tile(rest, (self.B, 1)), axis=1)
-        deck[:, 4 * given.seat:4 * given.seat + 4] = given.cards
-        deck[:, 35] = given.upcard  # the first card turned
-        self.smart[given.seat] = True  # it plays as the bot does
-        return deck
 
     # ------------------------------------------------------------------ helpers
     def _pop(self, mask: np.ndarray) -> np.ndarray:
@@ -239,8 +262,8 @@ class _Table:
             open_ = asking & ~banner
             for k in range(n):
                 p = (1 + k) % n
-                if self.given is not None and p == self.given.seat:
-                    says = open_ & (self.given.bid == "chratze")
+                if self.decided is not None and p == self.decided.seat and rnd == 0:
+                    says = open_ & self.decided.chratze
                 elif self.smart[p]:
                     says = open_ & bots.wants_to_chratze(self.cards[:, p], self.trump_card // 9)
                 else:
@@ -268,8 +291,8 @@ class _Table:
             ps = np.where(joining, p, 0)
             wants = np.where(self.smart[ps], bots.comes_along(self.cards[self.rows, ps], self.trump_card // 9),
                              self.rng.random(self.B) < rate)
-            if self.given is not None:
-                wants = np.where(ps == self.given.seat, self.given.join == "metcho", wants)
+            if self.decided is not None:
+                wants = np.where((ps == self.decided.seat) & (self.turned == 1), self.decided.metcho, wants)
             says = joining & (forced | wants)
             self.joined[joining, k] = says[joining]
             self.active[rows[says], p[says]] = True
@@ -296,9 +319,9 @@ class _Table:
             hand = self.cards[rows, ps]  # (B, SLOTS)
             smart = self.smart[ps]
             lay = bots.cards_to_lay(hand, self.trump_card // 9) & smart[:, None]
-            if self.given is not None:
-                mine = (ps == self.given.seat)[:, None]
-                lay = np.where(mine, np.isin(hand, self.given.lay) & (hand >= 0), lay)
+            if self.decided is not None:
+                mine = ((ps == self.decided.seat) & (self.turned == 1))[:, None]
+                lay = np.where(mine, self.decided.lay[rows[:, None], np.maximum(hand, 0)] & (hand >= 0), lay)
             count = np.where(smart, lay.sum(axis=1), (self.rng.random(self.B) * (held + 1)).astype(int))
             count = np.where(on, count, 0)
             want = np.where((count == held) & (count > 0), 5, np.maximum(0, 4 - (held - count)))

@@ -47,3 +47,16 @@ def test_when_it_cannot_win_it_throws_its_lowest_card():
     legal = np.array([[True, True, False, False, False, False]])
     best = np.array([card("As").index])
     assert bots.choose(h, legal, HEARTS, np.array([2]), best)[0] == 0  # 7s
+
+
+def test_the_search_bot_chratzes_a_strong_hand_and_passes_a_hopeless_one():
+    from engine.fast import deal
+    from engine.search import decide
+
+    deck = deal(np.random.default_rng(0), 2)
+    strong, weak = [card(c).index for c in "Ah Kh Qh Jh".split()], [card(c).index for c in "6s 7s 6c 7c".split()]
+    for b, cards in enumerate((strong, weak)):
+        rest = [c for c in range(36) if c not in cards + [card("9h").index]]
+        deck[b] = rest[:4] + cards + rest[4:] + [card("9h").index]  # seat 1 holds them, 9h turned up
+    d = decide(deck, 1, 4, tries=300)
+    assert list(d.chratze) == [True, False] and list(d.metcho) == [True, False]
