@@ -59,7 +59,20 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    session = simulate_session(random.Random(args.seed), args.hands, args.players, Session())
+    if args.bots:
+        import numpy as np  # noqa: PLC0415
+
+        from engine.fast import play_session  # noqa: PLC0415
+        from engine.simulate import NAMES  # noqa: PLC0415
+
+        try:
+            session = play_session(np.random.default_rng(args.seed), args.hands, Session(),
+                                   NAMES[:len(args.bots)], args.bots)
+        except ValueError as exc:
+            print(f"chratze simulate: {exc}", file=sys.stderr)
+            return 2
+    else:
+        session = simulate_session(random.Random(args.seed), args.hands, args.players, Session())
     text = history.dumps(session)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
@@ -217,6 +230,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hands", type=int, default=8)
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--bots", help="a bot per seat, one letter each in play order: r random, h the heuristic "
+                                  "bot (e.g. hhrr: four players; overrides --players)")
     p.add_argument("--out", help="file to write (default: standard output)")
     p.set_defaults(run=_simulate)
 

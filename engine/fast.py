@@ -22,6 +22,7 @@ from .cards import DECK
 from .events import BidMade, CardPlayed, Event, Exchanged, HandsKnown, HandStarted, TrumpSixSwapped, UpcardShown
 from .hand import MAX_PLAYERS, MIN_PLAYERS, TRICKS_PER_HAND
 from .rules import HouseRules, round_up
+from .session import Session
 from .simulate import NAMES
 
 SLOTS = 6  # most cards a hand holds: a double blind dealer's 4, one from the stock and the upcard
@@ -35,6 +36,7 @@ class Batch:
 
     n: int
     rules: HouseRules
+    ante: int  # each player's ante this hand
     result: np.ndarray  # (B,) PLAYED | SUSI | PASSED_OUT
     chratzer: np.ndarray  # (B,) seat, -1 when nobody chratzed
     blind: np.ndarray  # (B,) 0 none, 1 blind, 2 double blind
@@ -56,10 +58,11 @@ class Batch:
     def __len__(self) -> int:
         return len(self.result)
 
-    def events(self, b: int) -> list[Event]:
-        """Hand ``b`` as the events a table would record, for the readable engine to referee."""
-        seats, rules, n = NAMES[:self.n], self.rules, self.n
-        out: list[Event] = [HandStarted(seats, seats[0], rules.ante, int(self.pot[b]) - rules.ante * n)]
+    def events(self, b: int, seats: tuple[str, ...] | None = None) -> list[Event]:
+        """Hand ``b`` as the events a table would record, for the readable engine to referee (``seats``:
+        the players' names in play order, the dealer first)."""
+        seats, rules, n = seats or NAMES[:self.n], self.rules, self.n
+        out: list[Event] = [HandStarted(seats, seats[0], self.ante, int(self.pot[b]) - self.ante * n)]
         ups = [DECK[c] for c in self.upcards[b] if c >= 0]
         if self.blind[b] == 2:
             out.append(BidMade(seats[0], "double_blind"))
@@ -130,12 +133,15 @@ def deal(rng: np.random.Generator, hands: int) -> np.ndarray:
 def simulate_batch(rng: np.random.Generator, hands: int, players: int = 4, rules: HouseRules | None = None,
                    chratze_rate: float = 0.35, metcho_rate: float = 0.6, blind_rate: float = 0.05,
                    swap_rate: float = 0.8, bots: str | None = None, given: Seat | None = None,
-                   carried: int = 0, deck: np.ndarray | None = None, decided: Decided | None = None) -> Batch:
+                   carried: int = 0, deck: np.ndarray | None = None, decided: Decided | None = None,
+                   ante: int | None = None) -> Batch:
     """``hands`` deals of ``players`` from shuffle to settlement (the rates as in ``simulate_hand``).
     ``bots``: one letter per seat, ``r`` random (the rates) or ``h`` the heuristic bot (:mod:`engine.bots`);
     default all random. ``given``: one seat's cards, upcard and choices fixed, the rest dealt at random
     (no blind is played then: the upcard is the first card turned). ``carried``: Rappen already in the pot.
-    ``deck`` (from :func:`deal`) and ``decided``: the packs, and one seat's choices made for them."""
+    ``deck`` (from :func:`deal`) and ``decided``: the packs, and one seat's choices made for them.
+    ``ante``: each player's ante this hand, where the session says other than the rules' (an ante only
+    into an empty pot)."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"Chratze is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
     bots = bots or "r" * players
@@ -145,7 +151,7 @@ def simulate_batch(rng: np.random.Generator, hands: int, players: int = 4, rules
         deck, decided = _given(rng, hands, given)
     table = _Table(rng, hands, players, rules or HouseRules(), np.array([b == "h" for b in bots]),
                    deal(rng, hands) if deck is None else deck, decided)
-    table.carried = carried
+    table.carried, table.ante = carried, (rules or HouseRules()).ante if ante is None else ante
     return table.run(chratze_rate, metcho_rate, 0.0 if decided is not None else blind_rate, swap_rate)
 
 
@@ -173,7 +179,7 @@ class _Table:
         self.rng, self.B, self.n, self.rules, self.smart, self.decided = rng, B, n, rules, smart.copy(), decided
         if decided is not None:
             self.smart[decided.seat] = True  # it plays as the bot does
-        self.carried = 0
+        self.carried, self.ante = 0, rules.ante
         self.rows = np.arange(B)
         self.cards = np.full((B, n, SLOTS), -1, np.int16)
         self.cards[:, :, :4] = deck[:, :4 * n].reshape(B, n, 4)
@@ -245,9 +251,9 @@ class _Table:
         dealt = self.cards.copy()
         self.result[playing] = PLAYED
         plays, winners, won = self._play(playing)
-        pot = np.full(self.B, self.carried + r.ante * self.n)
+        pot = np.full(self.B, self.carried + self.ante * self.n)
         payouts, penalties = self._settle(pot, won)
-        return Batch(self.n, r, self.result, self.chratzer, self.blind, self.upcards, self.bids, self.joined,
+        return Batch(self.n, r, self.ante, self.result, self.chratzer, self.blind, self.upcards, self.bids, self.joined,
                      self.active, self.order, self.laid, self.swapped, dealt, plays, winners, won, pot,
                      payouts, penalties)
 
@@ -465,3 +471,21 @@ class _Table:
         each, rest = np.divmod(P - c_share, others)
         payouts[idx] = np.where(made[idx], each[:, None], 0)
         payouts[idx, c[idx]] = c_share + rest
+
+
+def play_session(rng: np.random.Generator, hands: int, session: Session, seats: tuple[str, ...], bots: str) -> Session:
+    """Append ``hands`` deals to ``session`` with a bot per seat (``bots``, one letter per name of
+    ``seats``: r random, h heuristic), with the session's dealer rotation, pot and antes."""
+    if len(bots) != len(seats) or set(bots) - set("rh"):
+        raise ValueError(f"bots: one of r (random) or h (heuristic) per player, {len(seats)} in all, not {bots!r}")
+    bot_of = dict(zip(seats, bots))
+    for _ in range(hands):
+        start = session.next_hand(seats if not session.hands else None)
+        k = start.seats.index(start.dealer)
+        order = start.seats[k:] + start.seats[:k]  # the fast path's dealer is its first seat
+        batch = simulate_batch(rng, 1, len(order), session.rules, bots="".join(bot_of[p] for p in order),
+                               carried=start.carried, ante=start.ante)
+        for ev in batch.events(0, order):
+            session.record(ev)
+    return session
+

@@ -95,3 +95,14 @@ def test_advise_prints_the_odds_of_each_choice_and_the_best(capsys):
 def test_advise_with_a_card_that_is_no_card_says_so(capsys):
     assert main(["advise", "--trump", "Kx", "--hand", "As 9s Jh 7c", "--seat", "2"]) == 2
     assert "chratze advise:" in capsys.readouterr().err
+
+
+def test_simulate_takes_a_bot_per_seat_and_writes_an_evening_the_referee_replays(tmp_path, capsys):
+    from engine import history
+
+    out = tmp_path / "bots.json"
+    assert main(["simulate", "--bots", "hhrr", "--hands", "20", "--seed", "4", "--out", str(out)]) == 0
+    session = history.loads(out.read_text(encoding="utf-8"))
+    assert len(session.hands) == 20 and [h.seats for h in session.hands][0] == ("Anna", "Beat", "Cla", "Doris")
+    assert sum(session.balances.values()) + session.pot == 0  # money is conserved
+    assert main(["simulate", "--bots", "hx", "--out", str(tmp_path / "x.json")]) == 2
