@@ -72,3 +72,76 @@ def legal_cards(hand: Iterable[Card], trick: Sequence[Card], trump: int) -> list
         allowed = [c for c in hand if is_trump(c, trump)] or hand  # Trumpfzwang, else anything
     heads = [c for c in allowed if beats(c, best, trump)]  # Stichzwang
     return heads or allowed
+
+
+# --------------------------------------------------------------------------- the cut
+@dataclass(frozen=True)
+class CutOutcome:
+    """What a cut decides (docs/kratzen.md, "The cut"): the dealer moved by ``move`` seats in play order
+    (-1: a hop to the right, 1: to the left, 2: a jump), who antes (seat offsets from the dealer before
+    the move; ``everyone``: all seats), and whether the cards are dealt now or the cut is made again."""
+
+    name: str
+    move: int = 0
+    antes: tuple[int, ...] = ()
+    everyone: bool = False
+    deal: bool = False
+
+
+def cut_outcome(shown: Sequence[Card], rules: KratzenRules | None = None) -> CutOutcome:
+    """The outcome of a cut from the cards shown: the bottom card of the top packet and, where that is a
+    Seven, a Sau or the Weli, the bottom card of the lower packet."""
+    rules = rules or KratzenRules()
+    if not shown or len(shown) > 2 or (len(shown) == 2 and not _special(shown[0])):
+        raise ValueError("a cut shows one card, or two where the first is a Seven, a Sau or the Weli")
+    if len(shown) == 1:
+        if _special(shown[0]):
+            raise ValueError(f"{shown[0]} was cut: the bottom card of the lower packet is shown too")
+        return CutOutcome("plain", deal=True)
+    kinds = sorted(_kind(c) for c in shown)
+    if "weli" in kinds and (rules.weli_with == "weli" or kinds == ["plain", "weli"]):
+        return CutOutcome("weli", everyone=True, deal=True)
+    if kinds == ["sau", "sau"]:
+        return CutOutcome("jump", move=2, antes=(1, 2))
+    if kinds == ["sau", "seven"]:
+        return CutOutcome("there and back", antes=(1, 2), deal=True)  # the dealer stays and deals
+    if kinds in (["plain", "sau"], ["sau", "weli"]):
+        return CutOutcome("hop left", move=1, antes=(1,))
+    return CutOutcome("hop right", move=-1, antes=(-1,))  # a Seven (two Sevens count as one)
+
+
+def _special(c: Card) -> bool:
+    return _kind(c) != "plain"
+
+
+def _kind(c: Card) -> str:
+    if c is WELI:
+        return "weli"
+    return {8: "sau", 1: "seven"}.get(c.rank, "plain")
+
+
+# --------------------------------------------------------------------------- the settlement
+@dataclass(frozen=True)
+class KratzenSettlement:
+    payouts: dict[str, int]
+    penalties: dict[str, int]
+    carried_out: int  # what stays in the pot
+
+
+def settle_tricks(pot: int, seats: Sequence[str], striker: int, active: Sequence[bool], tricks_won: Sequence[int],
+                  seven_muss: bool = False, rules: KratzenRules | None = None) -> KratzenSettlement:
+    """A quarter of the pot for each trick won; a player short of their target (the striker 2 tricks,
+    the others 1; everyone 1 in a Siebenermuss) pays the pot, the striker double. The quarter's remainder
+    stays in the pot, or goes to the striker (``KratzenRules.remainder``)."""
+    rules = rules or KratzenRules()
+    quarter, rest = divmod(pot, 4)
+    payouts = {seats[q]: quarter * tricks_won[q] for q in range(len(seats)) if tricks_won[q]}
+    if rules.remainder == "striker" and rest and sum(tricks_won) == 4:
+        payouts[seats[striker]] = payouts.get(seats[striker], 0) + rest
+    penalties = {}
+    for q, playing in enumerate(active):
+        target = 1 if seven_muss or q != striker else 2
+        if playing and tricks_won[q] < target:
+            penalties[seats[q]] = pot * (2 if q == striker else 1)
+    carried = pot - sum(payouts.values()) + sum(penalties.values())
+    return KratzenSettlement(payouts, penalties, carried)

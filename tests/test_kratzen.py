@@ -77,3 +77,91 @@ def test_a_legal_card_is_always_left_and_always_one_of_the_hand():
         hand, trick, trump = dealt[:4], dealt[4:4 + rng.randint(0, 5)], rng.randrange(4)
         legal = legal_cards(hand, trick, trump)
         assert legal and set(legal) <= set(hand)
+
+
+# ---------------------------------------------------------------- the cut
+from engine.kratzen import KratzenRules, cut_outcome, settle_tricks  # noqa: E402
+
+
+def test_a_plain_card_cut_deals_at_once():
+    assert cut_outcome([card("9s")]).deal
+
+
+def test_a_seven_cut_hops_the_deal_to_the_right_and_the_new_dealer_antes():
+    o = cut_outcome(cards("7s 9c"))
+    assert (o.name, o.move, o.antes, o.deal) == ("hop right", -1, (-1,), False)
+
+
+def test_one_sau_cut_hops_to_the_left_and_forehand_antes_and_deals():
+    o = cut_outcome(cards("As 9c"))
+    assert (o.name, o.move, o.antes, o.deal) == ("hop left", 1, (1,), False)
+
+
+def test_two_saus_jump_two_places_and_forehand_and_the_new_dealer_ante():
+    o = cut_outcome(cards("As Ac"))
+    assert (o.name, o.move, o.antes) == ("jump", 2, (1, 2))
+
+
+def test_a_sau_and_a_seven_go_there_and_back_forehand_and_the_next_ante_the_dealer_stays():
+    o = cut_outcome(cards("7s Ac"))
+    assert (o.name, o.move, o.antes, o.deal) == ("there and back", 0, (1, 2), True)
+
+
+def test_the_weli_cut_deals_and_everyone_antes():
+    o = cut_outcome([card("6d"), card("9c")])
+    assert o.deal and o.everyone and o.name == "weli"
+
+
+def test_choice_two_sevens_count_as_one_seven_and_the_weli_with_another_as_the_weli():
+    assert cut_outcome(cards("7s 7c")).name == "hop right"
+    assert cut_outcome([card("6d"), card("As")]).name == "weli"
+    assert cut_outcome([card("6d"), card("As")], KratzenRules(weli_with="other")).name == "hop left"
+
+
+def test_a_special_card_cut_needs_the_second_card_shown():
+    import pytest
+
+    with pytest.raises(ValueError, match="lower packet"):
+        cut_outcome([card("As")])
+    with pytest.raises(ValueError):
+        cut_outcome(cards("9s 7c"))
+
+
+# ---------------------------------------------------------------- the settlement
+SEATS = ("Anna", "Beat", "Cla", "Doris")
+
+
+def test_a_quarter_of_the_pot_for_each_trick_won():
+    s = settle_tricks(100, SEATS, 0, [True, True, True, False], [2, 1, 1, 0])
+    assert s.payouts == {"Anna": 50, "Beat": 25, "Cla": 25} and s.penalties == {} and s.carried_out == 0
+
+
+def test_a_striker_short_of_two_tricks_pays_double_the_pot_a_defender_without_one_the_pot():
+    s = settle_tricks(100, SEATS, 0, [True, True, True, False], [1, 3, 0, 0])
+    assert s.penalties == {"Anna": 200, "Cla": 100} and s.payouts == {"Anna": 25, "Beat": 75}
+
+
+def test_in_a_siebenermuss_everyone_the_striker_too_needs_one_trick():
+    s = settle_tricks(100, SEATS, 0, [True] * 4, [1, 1, 1, 1], seven_muss=True)
+    assert s.penalties == {}
+
+
+def test_the_quarters_remainder_stays_in_the_pot_or_goes_to_the_striker():
+    assert settle_tricks(102, SEATS, 0, [True, True, False, False], [2, 2, 0, 0]).carried_out == 2
+    s = settle_tricks(102, SEATS, 0, [True, True, False, False], [2, 2, 0, 0], rules=KratzenRules(remainder="striker"))
+    assert s.payouts["Anna"] == 52 and s.carried_out == 0
+
+
+def test_money_is_conserved_in_every_kratzen_settlement():
+    rng = random.Random(3)
+    for _ in range(10_000):
+        n = rng.randint(3, 6)
+        active = [True] + [rng.random() < 0.6 for _ in range(n - 1)]
+        won = [0] * n
+        for _ in range(4):
+            won[rng.choice([q for q in range(n) if active[q]])] += 1
+        pot = rng.randint(4, 500)
+        s = settle_tricks(pot, ("A", "B", "C", "D", "E", "F")[:n], 0, active, won, rules=KratzenRules(
+            remainder=rng.choice(["pot", "striker"])))
+        assert pot == sum(s.payouts.values()) - sum(s.penalties.values()) + s.carried_out
+        assert s.carried_out >= 0 and sum(s.payouts.values()) <= pot
