@@ -14,6 +14,7 @@ from .cards import Card, CardError, card
 from .rules import HouseRules, RulesError
 
 BIDS = ("chratze", "weg", "metcho", "blind", "double_blind")
+KRATZEN_BIDS = ("schlagen", "oder", "weiter_oder", "weiter", "mitgehen", "verzichten")  # Kratzen's contracts, play or drop
 
 
 class EventError(ValueError):
@@ -106,6 +107,31 @@ class HandsKnown(Event):
 
 
 @dataclass(frozen=True)
+class CutShown(Event):
+    """Kratzen: the cards a cut showed (the bottom card of the top packet, and of the lower one where
+    the first is a Seven, a Sau or the Weli): engine.kratzen.cut_outcome says what follows."""
+
+    type: ClassVar[str] = "cut"
+    cards: tuple[Card, ...]
+
+    def _payload(self) -> dict[str, Any]:
+        return {"cards": [c.code for c in self.cards]}
+
+
+@dataclass(frozen=True)
+class CardsShown(Event):
+    """Kratzen: cards a player drew face up in the exchange (the fourth and fifth): each trump among
+    them brings an extra card, the trump Sau five."""
+
+    type: ClassVar[str] = "shown"
+    player: str
+    cards: tuple[Card, ...]
+
+    def _payload(self) -> dict[str, Any]:
+        return {"player": self.player, "cards": [c.code for c in self.cards]}
+
+
+@dataclass(frozen=True)
 class CardPlayed(Event):
     type: ClassVar[str] = "play"
     player: str
@@ -174,7 +200,7 @@ class PlayMoved(Event):
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
     for cls in (HandStarted, UpcardShown, BidMade, Exchanged, TrumpSixSwapped, HandsKnown,
-                CardPlayed, FlagRuled, RulesChanged, Undo, CardCorrected, PlayMoved)
+                CardPlayed, FlagRuled, RulesChanged, Undo, CardCorrected, PlayMoved, CutShown, CardsShown)
 }
 
 
@@ -242,9 +268,17 @@ def _hands_known(d: Mapping[str, Any], meta: dict) -> HandsKnown:
 
 def _bid(d: Mapping[str, Any], meta: dict) -> BidMade:
     bid = _need(d, "bid", str).strip().lower().replace(" ", "_")
-    if bid not in BIDS:
-        raise EventError(f"unknown bid {bid!r}; known: {', '.join(BIDS)}")
+    if bid not in BIDS + KRATZEN_BIDS:
+        raise EventError(f"unknown bid {bid!r}; known: {', '.join(BIDS + KRATZEN_BIDS)}")
     return BidMade(_name(d, "player"), bid, meta=meta)
+
+
+def _cards(d: Mapping[str, Any], key: str) -> tuple[Card, ...]:
+    tokens = _need(d, key, list)
+    try:
+        return tuple(card(t) for t in tokens)
+    except (CardError, TypeError) as exc:
+        raise EventError(f"field {key!r}: {exc}") from None
 
 
 def _hand_number(d: Mapping[str, Any]) -> int | None:
@@ -276,4 +310,6 @@ _BUILDERS = {
     Undo: lambda d, m: Undo(meta=m),
     CardCorrected: lambda d, m: CardCorrected(_need(d, "target", int), _card(d, "card"), meta=m),
     PlayMoved: lambda d, m: PlayMoved(_need(d, "target", int), meta=m),
+    CutShown: lambda d, m: CutShown(_cards(d, "cards"), meta=m),
+    CardsShown: lambda d, m: CardsShown(_name(d, "player"), _cards(d, "cards"), meta=m),
 }

@@ -1,0 +1,85 @@
+"""Random hands of Kratzen with real cards (known hands), for property tests: a shuffled Tell pack, a
+cut, the deal, random contracts, play or drop, exchanges with the cards drawn face up shown, and
+random legal play, all through :class:`engine.kratzen_hand.KratzenHand`."""
+
+from __future__ import annotations
+
+import random
+
+from .cards import Card
+from .events import BidMade, CardPlayed, CardsShown, CutShown, Event, Exchanged, HandsKnown, HandStarted, UpcardShown
+from .kratzen import PACK, WELI, KratzenRules, is_trump, legal_cards
+from .kratzen_hand import CONTRACTS, KratzenHand
+from .simulate import NAMES
+
+
+def simulate_kratzen(rng: random.Random, players: int = 4, muss: bool = False, ante: int = 10, carried: int = 0,
+                     rules: KratzenRules | None = None) -> tuple[KratzenHand, list[Event]]:
+    seats = NAMES[:players]
+    start = HandStarted(seats, seats[0], ante, carried)
+    hand = KratzenHand(start, muss, rules)
+    events: list[Event] = [start]
+
+    def do(ev: Event) -> None:
+        hand.apply(ev)
+        events.append(ev)
+
+    pack = list(PACK)
+    rng.shuffle(pack)
+    for _ in range(rng.choice([0, 0, 1, 2])):  # a few hops or jumps before a plain card is cut
+        special = [c for c in pack if c.rank in (1, 8) and c is not WELI]
+        first = rng.choice(special)
+        second = rng.choice([c for c in pack if c is not first and c is not WELI])
+        if CutShownDeals(first, second, hand.rules):
+            break
+        do(CutShown((first, second)))
+    if hand.phase == "cut":
+        do(CutShown((rng.choice([c for c in pack if c.rank not in (1, 8) and c is not WELI]),)))
+    rng.shuffle(pack)
+    n, d = players, hand.dealer
+    cards = {q: pack[4 * k:4 * k + 4] for k, q in enumerate((d + 1 + j) % n for j in range(n))}
+    stock = pack[4 * n:]
+    while hand.phase == "deal":
+        do(UpcardShown(stock.pop()))
+    if hand.phase == "contract":
+        for k in range(n):
+            p = (hand.dealer + k) % n
+            higher = [c for c in CONTRACTS[1:] if hand.contract is None or CONTRACTS.index(c) > CONTRACTS.index(hand.contract)]
+            bid = rng.choice(higher) if higher and rng.random() < 0.4 else "weiter"
+            do(BidMade(seats[p], bid))
+        while hand.phase in ("oder", "weiter_oder") and stock:
+            do(UpcardShown(stock.pop()))
+    if hand.phase == "join":
+        for k in range(1, n):
+            p = (hand.striker + k) % n
+            do(BidMade(seats[p], "mitgehen" if rng.random() < 0.6 else "verzichten"))
+    if hand.phase == "exchange":
+        for p in hand._exchange_order():
+            count = rng.randint(0, min(4, len(stock)))
+            held = cards[p]
+            rng.shuffle(held)
+            drawn = [stock.pop() for _ in range(count)]
+            do(Exchanged(seats[p], count))
+            if count > 3:
+                shown = drawn[3:]
+                do(CardsShown(seats[p], tuple(shown)))
+                extra = sum(5 if (c.rank == 8 and c.suit == hand.trump) else 1 for c in shown if is_trump(c, hand.trump))
+                drawn += [stock.pop() for _ in range(min(extra, len(stock)))]
+            pool = held[count:] + drawn
+            rng.shuffle(pool)
+            cards[p] = pool[:4]
+    if hand.phase == "play":
+        do(HandsKnown({seats[q]: tuple(cards[q]) for q in range(n) if hand.active[q]}))
+        while hand.phase == "play":
+            p = hand.whose_turn()
+            c = rng.choice(legal_cards(cards[p], [x.card for x in hand.trick], hand.trump))
+            cards[p].remove(c)
+            do(CardPlayed(seats[p], c))
+    return hand, events
+
+
+def CutShownDeals(first: Card, second: Card, rules: KratzenRules) -> bool:  # noqa: N802
+    """Whether these two cut cards end the cutting (the Weli, or a Sau and a Seven)."""
+    from .kratzen import cut_outcome  # noqa: PLC0415
+
+    return cut_outcome((first, second), rules).deal
