@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import random
 
-from .cards import Card
 from .events import BidMade, CardPlayed, CardsShown, CutShown, Event, Exchanged, HandsKnown, HandStarted, UpcardShown
-from .kratzen import PACK, WELI, KratzenRules, is_trump, legal_cards
+from .kratzen import PACK, WELI, KratzenRules, cut_outcome, is_trump, legal_cards
 from .kratzen_hand import CONTRACTS, KratzenHand
 from .simulate import NAMES
 
@@ -30,7 +29,7 @@ def simulate_kratzen(rng: random.Random, players: int = 4, muss: bool = False, a
         special = [c for c in pack if c.rank in (1, 8) and c is not WELI]
         first = rng.choice(special)
         second = rng.choice([c for c in pack if c is not first and c is not WELI])
-        if CutShownDeals(first, second, hand.rules):
+        if cut_outcome((first, second), hand.rules).deal:  # the Weli, or a Sau and a Seven: dealt below
             break
         do(CutShown((first, second)))
     if hand.phase == "cut":
@@ -76,10 +75,3 @@ def simulate_kratzen(rng: random.Random, players: int = 4, muss: bool = False, a
             cards[p].remove(c)
             do(CardPlayed(seats[p], c))
     return hand, events
-
-
-def CutShownDeals(first: Card, second: Card, rules: KratzenRules) -> bool:  # noqa: N802
-    """Whether these two cut cards end the cutting (the Weli, or a Sau and a Seven)."""
-    from .kratzen import cut_outcome  # noqa: PLC0415
-
-    return cut_outcome((first, second), rules).deal
