@@ -13,6 +13,8 @@ from typing import Any
 
 from .events import CardCorrected, Event, EventError, HandStarted, event_from_dict
 from .hand import IllegalEvent
+from .kratzen import KratzenRules
+from .kratzen_session import KratzenSession
 from .rules import HouseRules, RulesError
 from .session import Session
 
@@ -50,6 +52,8 @@ class ReadResult:
 def dumps(session: Session) -> str:
     """Serialise a session: the raw log, corrections included, one event per line."""
     head = {"format": FORMAT, "version": VERSION, "rules": session.opening_rules.to_dict(), "meta": session.meta}
+    if getattr(session, "ruleset", "chratze") != "chratze":  # Chratze's records keep their old head
+        head = {"format": FORMAT, "version": VERSION, "ruleset": session.ruleset, **{k: head[k] for k in ("rules", "meta")}}
     if session.opening_pot:
         head["opening_pot"] = session.opening_pot
     lines = [json.dumps(ev.to_dict(), ensure_ascii=False) for ev in session.log]
@@ -72,13 +76,19 @@ def read(text: str) -> ReadResult:
     if not isinstance(doc, dict):
         return ReadResult(Session(), [Problem("document", "a hand history is a JSON object")])
     _check_header(doc, problems)
-    rules = _rules(doc, problems)
+    ruleset = doc.get("ruleset", "chratze")
+    if ruleset not in RULESETS:
+        problems.append(Problem("ruleset", f"unknown ruleset {ruleset!r}; known: {', '.join(RULESETS)}; "
+                                           "read as Chratze"))
+        ruleset = "chratze"
+    session_class, read_rules = RULESETS[ruleset]
+    rules = read_rules(doc, problems)
     meta = doc.get("meta") if isinstance(doc.get("meta"), dict) else {}
     try:
-        session = Session(rules, meta, opening_pot=doc.get("opening_pot", 0))
+        session = session_class(rules, meta, opening_pot=doc.get("opening_pot", 0))
     except ValueError as exc:
         problems.append(Problem("opening_pot", f"{exc}; the pot starts empty"))
-        session = Session(rules, meta)
+        session = session_class(rules, meta)
     events = doc.get("events")
     if not isinstance(events, list):
         problems.append(Problem("events", "missing or not a list"))
@@ -114,6 +124,17 @@ def _rules(doc: dict, problems: list[Problem]) -> HouseRules:
         return HouseRules()
 
 
+def _kratzen_rules(doc: dict, problems: list[Problem]) -> KratzenRules:
+    try:
+        return KratzenRules.from_dict(doc.get("rules") if isinstance(doc.get("rules"), dict) else {})
+    except (ValueError, TypeError) as exc:
+        problems.append(Problem("rules", f"{exc}; using the default Kratzen rules"))
+        return KratzenRules()
+
+
+RULESETS = {"chratze": (Session, _rules), "kratzen": (KratzenSession, _kratzen_rules)}  # name -> session, rules
+
+
 def _replay(session: Session, events: list[Any], problems: list[Problem]) -> None:
     kept: dict[int, int] = {}  # position in the file -> position in the rebuilt log
     for i, raw in enumerate(events):
@@ -136,7 +157,8 @@ def _record(session: Session, ev: Event, where: str, problems: list[Problem]) ->
     except IllegalEvent as exc:
         if not isinstance(ev, HandStarted):
             raise
-        fixed = replace(ev, carried=session.pot, ante=session.ante_due())
+        ante = session.ante_due() if hasattr(session, "ante_due") else session.rules.ante
+        fixed = replace(ev, carried=session.pot, ante=ante)
         if fixed == ev:
             raise
         position = session.record(fixed)

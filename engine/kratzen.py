@@ -6,12 +6,13 @@ Cards are the engine's (:mod:`engine.cards`): Ober ``Q``, Unter ``J``, the Weli 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Iterable, Sequence
 
 from .cards import DECK, Card, card
 
 WELI = card("6d")
+TELL_SUIT_NAMES = {"h": "Herz", "d": "Schellen", "s": "Laub", "c": "Eichel"}  # the William Tell pack's suits
 PACK: tuple[Card, ...] = tuple(c for c in DECK if c.rank > 0) + (WELI,)  # 32 cards and the Weli
 
 
@@ -25,6 +26,21 @@ class KratzenRules:
     announce_last: bool = False  # the variant right to announce last, claimed first
     two_sevens: str = "seven"  # two Sevens cut count as one Seven
     weli_with: str = "weli"  # the Weli cut with a Seven or a Sau counts as the Weli
+    ante: int = 10  # Rappen: one ante; the Muss's dealer pays two
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict | None) -> "KratzenRules":
+        data = dict(data or {})
+        unknown = sorted(set(data) - {f.name for f in fields(cls)})
+        if unknown:
+            raise ValueError(f"unknown Kratzen rule(s): {', '.join(unknown)}")
+        rules = cls(**data)
+        if not isinstance(rules.ante, int) or isinstance(rules.ante, bool) or rules.ante < 0:
+            raise ValueError(f"the ante is a whole number of Rappen, 0 or more, not {rules.ante!r}")
+        return rules
 
 
 def is_trump(c: Card, trump: int) -> bool:

@@ -13,9 +13,11 @@ from .simulate import NAMES
 
 
 def simulate_kratzen(rng: random.Random, players: int = 4, muss: bool = False, ante: int = 10, carried: int = 0,
-                     rules: KratzenRules | None = None) -> tuple[KratzenHand, list[Event]]:
-    seats = NAMES[:players]
-    start = HandStarted(seats, seats[0], ante, carried)
+                     rules: KratzenRules | None = None, start: HandStarted | None = None) -> tuple[KratzenHand, list[Event]]:
+    """One hand (``start``: as a session starts it, else the first ``players`` names, the first dealing)."""
+    seats = start.seats if start else NAMES[:players]
+    players = len(seats)
+    start = start or HandStarted(seats, seats[0], ante, carried)
     hand = KratzenHand(start, muss, rules)
     events: list[Event] = [start]
 
@@ -75,3 +77,14 @@ def simulate_kratzen(rng: random.Random, players: int = 4, muss: bool = False, a
             cards[p].remove(c)
             do(CardPlayed(seats[p], c))
     return hand, events
+
+
+def simulate_kratzen_session(rng: random.Random, hands: int, players: int, session) -> object:
+    """Append ``hands`` random deals to a :class:`engine.kratzen_session.KratzenSession`."""
+    for _ in range(hands):
+        start = session.next_hand(NAMES[:players] if not session.hands else None)
+        _, events = simulate_kratzen(rng, rules=session.rules, start=start, muss=session.next_is_muss)
+        for ev in events:
+            session.record(ev)
+    return session
+

@@ -6,6 +6,9 @@ from typing import Any
 
 from .cards import FRENCH_SUIT_NAMES, SUITS
 from .hand import Hand
+from .kratzen import TELL_SUIT_NAMES, trick_winner_index
+from .kratzen_hand import KratzenHand
+from .kratzen_session import KratzenSession
 from .session import Session
 from .settlement import Settlement
 
@@ -35,7 +38,30 @@ def hand_summary(hand: Hand, settlement: Settlement) -> dict[str, Any]:
     }
 
 
-def session_summary(session: Session) -> dict[str, Any]:
+def kratzen_hand_summary(hand: KratzenHand, number: int) -> dict[str, Any]:
+    name, s = hand.seats, hand.settlement()
+    return {
+        "ruleset": "kratzen", "hand": number, "seats": list(name), "dealer": name[hand.dealer], "muss": hand.muss,
+        "upcards": [c.code for c in hand.upcards], "trump": SUITS[hand.trump] if hand.trump is not None else None,
+        "contract": hand.contract, "striker": name[hand.striker] if hand.striker is not None else None,
+        "seven_muss": hand.seven_muss, "active": [name[q] for q in range(hand.n) if hand.active[q]],
+        "phase": hand.phase, "result": hand.result,
+        "tricks": [{"number": k + 1, "cards": [{"player": name[x.player], "card": x.card.code} for x in t],
+                    "winner": name[t[trick_winner_index([x.card for x in t], hand.trump)].player]}
+                   for k, t in enumerate(hand.tricks)],
+        "tricks_won": {name[q]: hand.tricks_won[q] for q in range(hand.n) if hand.active[q]},
+        "flags": list(hand.flags.values()),
+        "settlement": {"pot": hand.pot, "antes": {name[q]: v for q, v in enumerate(hand.paid) if v},
+                       "payouts": s.payouts, "penalties": s.penalties, "carried_out": s.carried_out},
+    }
+
+
+def session_summary(session: Session | KratzenSession) -> dict[str, Any]:
+    if isinstance(session, KratzenSession):
+        return {"ruleset": "kratzen", "rules": session.rules.to_dict(),
+                "hands": [kratzen_hand_summary(h, k + 1) for k, h in enumerate(session.hands)],
+                "pot": session.pot, "next_ante": session.rules.ante, "next_muss": session.next_is_muss,
+                "balances": session.balances, "settle_up": [p.to_dict() for p in session.settle_up()]}
     hands = [hand_summary(h, s) for h, s in zip(session.hands, session.settlements())]
     return {
         "rules": session.rules.to_dict(),
@@ -66,7 +92,31 @@ def format_text(summary: dict[str, Any]) -> str:
     return "\n".join(out)
 
 
+def _kratzen_lines(h: dict[str, Any]) -> list[str]:
+    s = h["settlement"]
+    trump = TELL_SUIT_NAMES.get(h["trump"], "-") if h["trump"] else "-"
+    kind = "Muss" if h["muss"] else ("Siebenermuss" if h["seven_muss"] else (h["contract"] or "no contract"))
+    lines = [f"Hand {h['hand']} (Kratzen, {kind}): dealer {h['dealer']}, upcard {' '.join(h['upcards']) or '-'} "
+             f"(trump {trump}), pot {money(s['pot'])}"]
+    if h["striker"]:
+        lines.append(f"  Striker {h['striker']}; playing: {', '.join(h['active'])}")
+    for t in h["tricks"]:
+        cards = " ".join(f"{c['player']}:{c['card']}" for c in t["cards"])
+        lines.append(f"  Trick {t['number']}: {cards} -> {t['winner']}")
+    for f in h["flags"]:
+        lines.append(f"  FLAG {f}")
+    lines.append(f"  Result: {h['result'] or h['phase']}")
+    if s["payouts"]:
+        lines.append("  Payouts: " + ", ".join(f"{k} {money(v)}" for k, v in s["payouts"].items()))
+    if s["penalties"]:
+        lines.append("  Penalties: " + ", ".join(f"{k} {money(v)}" for k, v in s["penalties"].items()))
+    lines.append(f"  Pot carried out: {money(s['carried_out'])}")
+    return lines
+
+
 def _hand_lines(h: dict[str, Any]) -> list[str]:
+    if h.get("ruleset") == "kratzen":
+        return _kratzen_lines(h)
     s = h["settlement"]
     trump = FRENCH_SUIT_NAMES.get(h["trump"], "-") if h["trump"] else "-"
     lines = [f"Hand {h['hand']}: dealer {h['dealer']}, upcard {' '.join(h['upcards']) or '-'} "

@@ -1,0 +1,83 @@
+"""An evening of Kratzen: the Muss after an emptied pot, the dealer's turn, the record naming its
+ruleset, replay, undo; money conserved over many random evenings."""
+
+import random
+
+import pytest
+
+from engine import history
+from engine.events import Undo
+from engine.kratzen_session import KratzenSession
+from engine.kratzen_simulate import simulate_kratzen_session
+from engine.reasons import IllegalEvent
+
+
+def evening(hands: int = 12, seed: int = 1, players: int = 4) -> KratzenSession:
+    return simulate_kratzen_session(random.Random(seed), hands, players, KratzenSession())
+
+
+def test_the_first_hand_of_an_evening_is_a_muss():
+    s = KratzenSession()
+    assert s.next_is_muss
+    s.record(s.next_hand(("Anna", "Beat", "Cla")))
+    assert s.current.muss and s.current.pot == 40  # everyone antes, the dealer double
+
+
+def test_a_hand_that_empties_the_pot_makes_the_next_a_muss_and_one_with_penalties_does_not():
+    s = evening(40, seed=3)
+    for before, after in zip(s.hands, s.hands[1:]):
+        emptied = before.result == "alone" or (before.result == "played" and not before.settlement().penalties)
+        assert after.muss == emptied
+
+
+def test_the_deal_passes_to_the_left_of_the_last_dealer():
+    s = evening(6, seed=5)
+    nxt = s.next_hand()
+    last = s.hands[-1]
+    assert nxt.dealer == last.seats[(last.dealer + 1) % last.n] and nxt.carried == s.pot
+
+
+def test_a_hand_must_carry_the_pot_the_record_says():
+    s = evening(3)
+    start = s.next_hand()
+    with pytest.raises(IllegalEvent, match="pot carried"):
+        s.record(start.__class__(start.seats, start.dealer, start.ante, start.carried + 1))
+
+
+def test_the_record_names_its_ruleset_and_reads_back_the_same_evening():
+    s = evening(10, seed=7)
+    text = history.dumps(s)
+    assert '"ruleset": "kratzen"' in text
+    again = history.loads(text)
+    assert isinstance(again, KratzenSession) and again.balances == s.balances and again.pot == s.pot
+
+
+def test_a_record_of_an_unknown_ruleset_is_a_problem_named_as_such():
+    result = history.read('{"format": "chratze-hand-history", "version": 1, "ruleset": "skat", "events": []}')
+    assert any(p.where == "ruleset" and "skat" in p.message for p in result.problems)
+
+
+def test_undo_takes_back_the_last_kratzen_event():
+    s = evening(2)
+    before = (len(s.hands), s.current.phase, len(s.current.tricks))
+    last = s.log[-1]
+    s.record(Undo())
+    s.record(last)
+    assert (len(s.hands), s.current.phase, len(s.current.tricks)) == before
+
+
+def test_replay_prints_a_kratzen_evening(tmp_path, capsys):
+    from chratze.cli import main
+
+    path = tmp_path / "kratzen.json"
+    path.write_text(history.dumps(evening(3, seed=2)), encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "(Kratzen, Muss)" in out and "Striker" in out and "Balances:" in out
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_money_is_conserved_over_random_evenings(players):
+    for seed in range(25):
+        s = evening(8, seed=seed, players=players)
+        assert sum(s.balances.values()) + s.pot == 0
