@@ -45,6 +45,9 @@ def _session_from(record: Path | None, pot: int = 0, ante: int | None = None):
     result = history.read(record.read_text(encoding="utf-8"))
     for p in result.problems:
         print(f"{record}: {p}", file=sys.stderr)
+    if not isinstance(result.session, Session):  # the camera referees Chratze only (issue 43)
+        raise SystemExit(f"chratze: {record} is an evening of {result.session.ruleset.capitalize()}, which the live "
+                         "table cannot referee yet; record to another file")
     return result.session
 
 

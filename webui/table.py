@@ -137,6 +137,9 @@ def parse_history(text: str) -> Session:
     result = history.read(text)
     if result.problems:
         raise ValueError("; ".join(str(p) for p in result.problems[:5]))
+    if not isinstance(result.session, Session):  # the page referees Chratze only (issue 43)
+        raise ValueError(f"that is an evening of {result.session.ruleset.capitalize()}, which the page cannot show "
+                         "yet: read it with chratze replay")
     return result.session
 
 

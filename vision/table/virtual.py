@@ -33,6 +33,8 @@ def render_record_hand(record: Path, hand_no: int, seed: int, pack_name: str | N
     """The hand rendered on a green baize (``top``; None: the tuning world's random table tops), the
     events a real table records of it, and the house rules."""
     session = history.loads(record.read_text(encoding="utf-8"))
+    if getattr(session, "ruleset", "chratze") != "chratze":
+        raise RecordError(f"{record} is an evening of {session.ruleset.capitalize()}: the virtual table deals Chratze only")
     if not 1 <= hand_no <= len(session.hands):
         raise RecordError(f"{record} has {len(session.hands)} hand(s), not {hand_no}")
     events = table_events(session.hands[hand_no - 1].events)
