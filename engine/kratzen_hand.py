@@ -83,12 +83,7 @@ class KratzenHand:
             raise _refuse(f"a {event.type!r} event does not belong in a hand of Kratzen")
         if self.phase == "done":
             raise _refuse("this hand is over; start the next hand")
-        saved = copy.deepcopy(self.__dict__)
-        try:
-            handler(event)
-        except IllegalEvent:
-            self.__dict__.update(saved)
-            raise
+        handler(event)  # every handler refuses before it changes anything
         self.events.append(event)
 
     @property
@@ -194,9 +189,9 @@ class KratzenHand:
 
     def _exchange(self, ev: Exchanged) -> None:
         p = self._seat(ev.player)
-        order = self._exchange_order()
         if self.phase != "exchange" or self.shown_by:
             raise _refuse("cards are exchanged after play or drop, each player's face-up cards shown first")
+        order = self._exchange_order()
         if p != order[self.exchange_pos]:
             raise _refuse(f"it is {self.seats[order[self.exchange_pos]]}'s turn to exchange")
         if not 0 <= ev.count <= 4 or ev.count > self.stock:
@@ -249,13 +244,13 @@ class KratzenHand:
         c = ev.card
         if c not in PACK:
             raise _refuse(f"{c} is no card of the Kratzen pack")
-        if c in self.seen:
+        if self.known is not None and c not in self.known[p]:
+            raise _refuse(f"{ev.player} does not hold {c}")
+        if c in self.seen:  # nothing is refused from here on: the state changes
             self.flags[(p, len(self.tricks) + 1)] = f"{ev.player} played {c}, already seen in this hand"
         cards = tuple(x.card for x in self.trick)
         if self.known is not None:
             held = self.known[p]
-            if c not in held:
-                raise _refuse(f"{ev.player} does not hold {c}")
             if c not in legal_cards(held, cards, self.trump):
                 self.flags[(p, len(self.tricks) + 1)] = f"{ev.player} played {c} against the obligations"
             held.discard(c)

@@ -167,3 +167,39 @@ def test_ten_thousand_random_hands_conserve_money_and_pay_exactly_for_missed_tar
                 assert (h.seats[q] in s.penalties) == owes, i
                 if owes:
                     assert s.penalties[h.seats[q]] == h.pot * (2 if q == h.striker else 1)
+
+
+def test_a_refused_event_leaves_the_hand_as_it_was():
+    import copy
+
+    from engine.kratzen import PACK
+
+    names = ("Anna", "Beat", "Cla", "Doris", "Erich", "Fränzi")
+    rng = random.Random(9)
+    refused = 0
+    for i in range(300):
+        _, events = simulate_kratzen(random.Random(i), players=3 + i % 4, muss=i % 3 == 0)
+        h = KratzenHand(events[0], muss=i % 3 == 0)
+        for ev in events[1:]:
+            for _ in range(3):  # something that may not happen now, tried before the true event
+                wrong = rng.choice([
+                    CardPlayed(rng.choice(names[:h.n]), rng.choice(PACK)), BidMade(rng.choice(names[:h.n]), "schlagen"),
+                    BidMade(rng.choice(names[:h.n]), "mitgehen"), Exchanged(rng.choice(names[:h.n]), rng.randint(0, 6)),
+                    UpcardShown(rng.choice(PACK)), CutShown((rng.choice(PACK),)),
+                    CardsShown(rng.choice(names[:h.n]), (rng.choice(PACK),))])
+                before = copy.deepcopy(h.__dict__)
+                try:
+                    copy.deepcopy(h).apply(wrong)
+                except IllegalEvent:
+                    pass
+                try:
+                    h.apply(wrong)
+                except IllegalEvent:
+                    refused += 1
+                    assert h.__dict__ == before, (i, wrong)
+                else:
+                    h = KratzenHand(events[0], muss=i % 3 == 0)  # it was possible: start the hand again
+                    for done in events[1:events.index(ev)]:
+                        h.apply(done)
+            h.apply(ev)
+    assert refused > 1000
