@@ -7,15 +7,19 @@ from __future__ import annotations
 import random
 
 from .events import BidMade, CardPlayed, CardsShown, CutShown, Event, Exchanged, HandsKnown, HandStarted, UpcardShown
+from . import kratzen_bots as kb
 from .kratzen import PACK, WELI, KratzenRules, cut_outcome, is_trump, legal_cards
 from .kratzen_hand import CONTRACTS, KratzenHand
 from .simulate import NAMES
 
 
 def simulate_kratzen(rng: random.Random, players: int = 4, muss: bool = False, ante: int = 10, carried: int = 0,
-                     rules: KratzenRules | None = None, start: HandStarted | None = None) -> tuple[KratzenHand, list[Event]]:
-    """One hand (``start``: as a session starts it, else the first ``players`` names, the first dealing)."""
+                     rules: KratzenRules | None = None, start: HandStarted | None = None,
+                     bots: str | None = None) -> tuple[KratzenHand, list[Event]]:
+    """One hand (``start``: as a session starts it, else the first ``players`` names, the first dealing).
+    ``bots``: one letter per seat, r random or h the heuristic bot (engine.kratzen_bots); default random."""
     seats = start.seats if start else NAMES[:players]
+    smart = [b == "h" for b in (bots or "r" * len(seats))]
     players = len(seats)
     start = start or HandStarted(seats, seats[0], ante, carried)
     hand = KratzenHand(start, muss, rules)
@@ -42,23 +46,35 @@ def simulate_kratzen(rng: random.Random, players: int = 4, muss: bool = False, a
     stock = pack[4 * n:]
     while hand.phase == "deal":
         do(UpcardShown(stock.pop()))
+    if hand.trump is not None:  # the upcards are the dealer's: keep four (the bot its best, else at random)
+        pool = cards[d] + hand.upcards
+        cards[d] = kb.keep_four(pool, hand.trump) if smart[d] else rng.sample(pool, 4)
     if hand.phase == "contract":
         for k in range(n):
             p = (hand.dealer + k) % n
             higher = [c for c in CONTRACTS[1:] if hand.contract is None or CONTRACTS.index(c) > CONTRACTS.index(hand.contract)]
-            bid = rng.choice(higher) if higher and rng.random() < 0.4 else "weiter"
+            if smart[p]:
+                bid = kb.contract(cards[p], hand.trump, higher)
+            else:
+                bid = rng.choice(higher) if higher and rng.random() < 0.4 else "weiter"
             do(BidMade(seats[p], bid))
         while hand.phase in ("oder", "weiter_oder") and stock:
             do(UpcardShown(stock.pop()))
     if hand.phase == "join":
         for k in range(1, n):
             p = (hand.striker + k) % n
-            do(BidMade(seats[p], "mitgehen" if rng.random() < 0.6 else "verzichten"))
+            along = kb.plays_along(cards[p], hand.trump) if smart[p] else rng.random() < 0.6
+            do(BidMade(seats[p], "mitgehen" if along else "verzichten"))
     if hand.phase == "exchange":
         for p in hand._exchange_order():
-            count = rng.randint(0, min(4, len(stock)))
             held = cards[p]
-            rng.shuffle(held)
+            if smart[p]:
+                lay = kb.lay_down(held, hand.trump)[:len(stock)]
+                held = lay + [c for c in held if c not in lay]  # the ones laid down first
+                count = len(lay)
+            else:
+                count = rng.randint(0, min(4, len(stock)))
+                rng.shuffle(held)
             drawn = [stock.pop() for _ in range(count)]
             do(Exchanged(seats[p], count))
             if count > 3:
@@ -68,12 +84,14 @@ def simulate_kratzen(rng: random.Random, players: int = 4, muss: bool = False, a
                 drawn += [stock.pop() for _ in range(min(extra, len(stock)))]
             pool = held[count:] + drawn
             rng.shuffle(pool)
-            cards[p] = pool[:4]
+            cards[p] = kb.keep_four(pool, hand.trump) if smart[p] else pool[:4]
     if hand.phase == "play":
         do(HandsKnown({seats[q]: tuple(cards[q]) for q in range(n) if hand.active[q]}))
         while hand.phase == "play":
             p = hand.whose_turn()
-            c = rng.choice(legal_cards(cards[p], [x.card for x in hand.trick], hand.trump))
+            trick = [x.card for x in hand.trick]
+            legal = legal_cards(cards[p], trick, hand.trump)
+            c = kb.choose(legal, trick, hand.trump) if smart[p] else rng.choice(legal)
             cards[p].remove(c)
             do(CardPlayed(seats[p], c))
     return hand, events
