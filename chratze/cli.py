@@ -59,7 +59,18 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    if args.bots:
+    if args.ruleset == "kratzen":
+        from engine.kratzen_session import KratzenSession  # noqa: PLC0415
+        from engine.kratzen_simulate import simulate_kratzen_session  # noqa: PLC0415
+
+        players = len(args.bots) if args.bots else args.players
+        try:
+            session = simulate_kratzen_session(random.Random(args.seed), args.hands, players, KratzenSession(),
+                                               args.bots)
+        except ValueError as exc:
+            print(f"chratze simulate: {exc}", file=sys.stderr)
+            return 2
+    elif args.bots:
         import numpy as np  # noqa: PLC0415
 
         from engine.fast import play_session  # noqa: PLC0415
@@ -232,6 +243,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--bots", help="a bot per seat, one letter each in play order: r random, h the heuristic "
                                   "bot (e.g. hhrr: four players; overrides --players)")
+    p.add_argument("--ruleset", choices=["chratze", "kratzen"], default="chratze",
+                   help="the game (kratzen: 3 to 6 players, docs/kratzen.md)")
     p.add_argument("--out", help="file to write (default: standard output)")
     p.set_defaults(run=_simulate)
 

@@ -97,11 +97,16 @@ def simulate_kratzen(rng: random.Random, players: int = 4, muss: bool = False, a
     return hand, events
 
 
-def simulate_kratzen_session(rng: random.Random, hands: int, players: int, session) -> object:
-    """Append ``hands`` random deals to a :class:`engine.kratzen_session.KratzenSession`."""
+def simulate_kratzen_session(rng: random.Random, hands: int, players: int, session, bots: str | None = None) -> object:
+    """Append ``hands`` deals to a :class:`engine.kratzen_session.KratzenSession` (``bots``: one letter per
+    player of the first hand's seats, r random or h heuristic; default random)."""
+    if bots is not None and (len(bots) != players or set(bots) - set("rh")):
+        raise ValueError(f"bots: one of r (random) or h (heuristic) per player, {players} in all, not {bots!r}")
+    bot_of = dict(zip(NAMES[:players], bots or "r" * players))
     for _ in range(hands):
         start = session.next_hand(NAMES[:players] if not session.hands else None)
-        _, events = simulate_kratzen(rng, rules=session.rules, start=start, muss=session.next_is_muss)
+        _, events = simulate_kratzen(rng, rules=session.rules, start=start, muss=session.next_is_muss,
+                                     bots="".join(bot_of[p] for p in start.seats))
         for ev in events:
             session.record(ev)
     return session

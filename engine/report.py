@@ -84,7 +84,12 @@ def format_text(summary: dict[str, Any]) -> str:
     for h in summary["hands"]:
         out.extend(_hand_lines(h))
         out.append("")
-    out.append(f"Pot now: {money(summary['pot'])} (next ante {money(summary['next_ante'])} each)")
+    if summary.get("ruleset") == "kratzen":
+        nxt = ("a Muss: everyone antes " + money(summary["next_ante"]) + ", the dealer double") \
+            if summary["next_muss"] else f"the dealer antes {money(summary['next_ante'])}"
+        out.append(f"Pot now: {money(summary['pot'])} (next hand {nxt})")
+    else:
+        out.append(f"Pot now: {money(summary['pot'])} (next ante {money(summary['next_ante'])} each)")
     out.append("Balances: " + ", ".join(f"{k} {money(v)}" for k, v in summary["balances"].items()))
     if summary["settle_up"]:
         out.append("Settle-up: " + "; ".join(

@@ -106,3 +106,11 @@ def test_simulate_takes_a_bot_per_seat_and_writes_an_evening_the_referee_replays
     assert len(session.hands) == 20 and [h.seats for h in session.hands][0] == ("Anna", "Beat", "Cla", "Doris")
     assert sum(session.balances.values()) + session.pot == 0  # money is conserved
     assert main(["simulate", "--bots", "hx", "--out", str(tmp_path / "x.json")]) == 2
+
+
+def test_simulate_plays_an_evening_of_kratzen_that_replay_reads(tmp_path, capsys):
+    out = tmp_path / "kratzen.json"
+    assert main(["simulate", "--ruleset", "kratzen", "--bots", "hhr", "--hands", "5", "--out", str(out)]) == 0
+    assert '"ruleset": "kratzen"' in out.read_text(encoding="utf-8")
+    assert main(["replay", str(out)]) == 0
+    assert "(Kratzen, Muss)" in capsys.readouterr().out
