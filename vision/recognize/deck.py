@@ -90,6 +90,18 @@ class DeckProfile:
     own_classifier: bool = False  # the whole classifier fine-tuned (classifier.onnx beside it), no layer
     folder: Path | None = None  # where it was loaded from
 
+    def weak_cards(self, below: float) -> dict[str, float]:
+        """Cards a read of which is unsure: those its own check views read right less often than
+        ``below``, and the look-alikes they were taken for. {code: the lower share read right}."""
+        out: dict[str, float] = {}
+        for code, c in self.figures.get("cards", {}).items():
+            right = c.get("right", 1.0)
+            if right < below:
+                for unsure in (code, c.get("look_alike")):
+                    if unsure:
+                        out[unsure] = min(right, out.get(unsure, 1.0))
+        return out
+
     @property
     def classifier_path(self) -> Path | None:
         """The deck's own classifier, where the whole network was fine-tuned for it."""

@@ -46,6 +46,10 @@ class TrackerSettings:
     swap_reads: int = setting(2, "reads of the upcard at one player's place, after it left its spot, that say "
                                  "who took it when the trump 6 lies there instead; seen at two places, or fewer "
                                  "times, the table is asked who swapped")
+    deck_weak: float = setting(0.97, "a taught deck's card its own check views read right less often than "
+                                     "this is asked of the table unless every read named it (set before any "
+                                     "held-out hand ran: the teaching's figures say where the deck is unsure)")
+    deck_weak_support: float = setting(0.99, "share of the votes that counts as every read naming the card")
     ask_after: float = setting(1.5, "seconds a card may lie still without a clear, sure read before it is "
                                     "named for the table to confirm (it is asked, never recorded as read)")
     ask_support: float = setting(0.85, "a card named with less of the possible votes than this is asked of the "
