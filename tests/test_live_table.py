@@ -825,27 +825,28 @@ def test_the_page_is_warned_when_the_camera_moves_under_zones_drawn_on_its_pictu
     assert table.watcher.status()["warning"] is None
 
 
-def test_a_card_the_taught_deck_reads_unsurely_is_asked_unless_every_read_named_it():
+def test_a_pair_the_taught_deck_confuses_is_asked_when_the_reads_name_both():
     t = Table()
-    t.watcher.weak = {"Kh": 0.9}  # the deck's check views read Kh right 90 % of the time
+    t.watcher.alikes = {"Kh": {"Qh"}, "Qh": {"Kh"}}  # the deck's check views took the Kh for the Qh
     t.start()
-    t.lay("Kh", "upcard")  # reads all name Kh: recorded
+    t.lay("Kh", "upcard")  # the reads name the Kh alone: recorded
     assert [c.code for c in t.hand.upcards] == ["Kh"]
     for p, b in (("Beat", "chratze"), ("Cla", "metcho"), ("Anna", "weg")):
         t.tap(BidMade(p, b))
     for p in t.hand.exchange_order:
         t.tap(Exchanged(t.hand.seats[p], 0))
-    t.watcher.weak = {"9h": 0.9}
-    t.frames(1, extra=[R("Jh", SPOT["Beat"], 0.55)])  # one timid read of another card: enough for a sure deck ...
+    t.watcher.alikes = {"9h": {"Jh"}, "Jh": {"9h"}}
+    t.frames(1, extra=[R("Jh", SPOT["Beat"], 0.55)])  # one timid read of its look-alike: enough for a sure deck ...
     t.lying["9h"] = SPOT["Beat"]
     t.frames(8)
-    assert t.played() == [] and t.watcher.status()["state"] == "asking"  # ... not for this card of this one
-    assert "check views" in t.watcher.asks[next(iter(t.watcher.asks))].why
+    assert t.played() == [] and t.watcher.status()["state"] == "asking"  # ... not for a pair this one confuses
+    assert "confuses 9h and Jh" in t.watcher.asks[next(iter(t.watcher.asks))].why
 
 
-def test_a_taught_deck_says_which_reads_are_unsure_its_weak_cards_and_their_look_alikes():
+def test_a_taught_deck_names_the_pairs_it_confuses_both_ways():
     from vision.recognize.deck import DeckProfile
 
-    d = DeckProfile("x", "poker-36", ["Ks", "Js"], np.zeros((2, 1)), np.zeros(2), "digest",
-                    {"cards": {"Ks": {"right": 0.9, "look_alike": "Js"}, "Js": {"right": 1.0, "look_alike": "Ks"}}})
-    assert d.weak_cards(0.97) == {"Ks": 0.9, "Js": 0.9}
+    d = DeckProfile("x", "poker-36", ["Ks", "Kc", "Js"], np.zeros((3, 1)), np.zeros(3), "digest",
+                    {"cards": {"Ks": {"right": 0.9, "look_alike": "Kc"}, "Kc": {"right": 1.0, "look_alike": "Ks"},
+                               "Js": {"right": 0.99, "look_alike": "Ks"}}})
+    assert d.look_alikes(0.97) == {"Ks": {"Kc"}, "Kc": {"Ks"}}

@@ -90,16 +90,15 @@ class DeckProfile:
     own_classifier: bool = False  # the whole classifier fine-tuned (classifier.onnx beside it), no layer
     folder: Path | None = None  # where it was loaded from
 
-    def weak_cards(self, below: float) -> dict[str, float]:
-        """Cards a read of which is unsure: those its own check views read right less often than
-        ``below``, and the look-alikes they were taken for. {code: the lower share read right}."""
-        out: dict[str, float] = {}
+    def look_alikes(self, below: float) -> dict[str, set[str]]:
+        """The pairs its own check views confuse: each card read right less often than ``below`` with
+        the look-alike it was taken for, both ways. {code: its unsure look-alikes}."""
+        out: dict[str, set[str]] = {}
         for code, c in self.figures.get("cards", {}).items():
-            right = c.get("right", 1.0)
-            if right < below:
-                for unsure in (code, c.get("look_alike")):
-                    if unsure:
-                        out[unsure] = min(right, out.get(unsure, 1.0))
+            other = c.get("look_alike")
+            if c.get("right", 1.0) < below and other:
+                out.setdefault(code, set()).add(other)
+                out.setdefault(other, set()).add(code)
         return out
 
     @property

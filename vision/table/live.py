@@ -41,9 +41,9 @@ class LiveTable:
     def __init__(self, watcher: Watcher, recognizer: Callable[[np.ndarray], list], snapshots: Path | None = None,
                  keep_annotated: bool = False) -> None:
         self.watcher, self.recognizer, self.snapshots = watcher, recognizer, snapshots
-        deck = getattr(recognizer, "deck", None)  # a taught deck: the cards it reads unsurely are asked
+        deck = getattr(recognizer, "deck", None)  # a taught deck: the pairs it confuses are asked, not guessed
         if deck is not None:
-            watcher.weak = deck.weak_cards(watcher.stabilizer.settings.deck_weak)
+            watcher.alikes = deck.look_alikes(watcher.stabilizer.settings.deck_weak)
         self.set_layout(watcher.layout)
         self.keep_annotated = keep_annotated
         self.annotated: np.ndarray | None = None

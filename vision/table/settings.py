@@ -47,9 +47,10 @@ class TrackerSettings:
                                  "who took it when the trump 6 lies there instead; seen at two places, or fewer "
                                  "times, the table is asked who swapped")
     deck_weak: float = setting(0.97, "a taught deck's card its own check views read right less often than "
-                                     "this is asked of the table unless every read named it (set before any "
-                                     "held-out hand ran: the teaching's figures say where the deck is unsure)")
-    deck_weak_support: float = setting(0.99, "share of the votes that counts as every read naming the card")
+                                     "this, and the look-alike it was taken for, make a pair the deck confuses")
+    deck_alike_share: float = setting(0.05, "a card of such a pair is asked of the table when the other card of "
+                                            "the pair has at least this share of its votes: the confusion is "
+                                            "there (both set before any held-out hand ran)")
     ask_after: float = setting(1.5, "seconds a card may lie still without a clear, sure read before it is "
                                     "named for the table to confirm (it is asked, never recorded as read)")
     ask_support: float = setting(0.85, "a card named with less of the possible votes than this is asked of the "

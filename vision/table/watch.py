@@ -129,7 +129,7 @@ class Watcher:
         self.asked = 0  # asks made so far (a figure beside wrong card events)
         self._ask_of: dict[int, int] = {}  # track -> its open ask
         self._upcard_trail: list[tuple[float, str]] = []  # (t, place) of reads of the upcard while it may be swapped
-        self.weak: dict[str, float] = {}  # a taught deck's cards it reads unsurely: {code: share read right}
+        self.alikes: dict[str, set[str]] = {}  # a taught deck's pairs it confuses: {code: its look-alikes}
 
     # ------------------------------------------------------------------ inputs
     def reads(self, reads: list, t: float, meta: dict[str, Any] | None = None, sides: Sides | None = None) -> list[Notice]:
@@ -378,8 +378,9 @@ class Watcher:
             return f"the reads were split ({s.card} {s.support:.0%}{'; also ' + others if others else ''})"
         if s.confidence < st.ask_conf:
             return f"it was read only timidly ({s.card} at {s.confidence:.2f})"
-        if s.card in self.weak and s.support < st.deck_weak_support:
-            return f"this deck's {s.card} or a look-alike was read right in {self.weak[s.card]:.0%} of its check views"
+        rivals = [c for c, share in s.choices if c in self.alikes.get(s.card, ()) and share >= st.deck_alike_share]
+        if rivals:
+            return f"this deck confuses {s.card} and {rivals[0]}, and the reads named both"
         return ""
 
     def _turn_skipped(self, s: Seen, event: Event) -> str | None:
