@@ -11,7 +11,6 @@ known; with hidden hands a card that breaks them is flagged once a later card pr
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 from .cards import Card
@@ -276,13 +275,6 @@ class KratzenHand:
                                                     f"obligations: {c}, played later, was held")
 
     # ------------------------------------------------------------------ queries
-    def refusal(self, event: Event) -> str | None:
-        try:
-            copy.deepcopy(self).apply(event)
-        except IllegalEvent as exc:
-            return str(exc)
-        return None
-
     def settlement(self) -> KratzenSettlement:
         """The hand's money: none before it is over; the striker alone takes the pot."""
         if self.result == "played":

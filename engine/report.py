@@ -105,18 +105,11 @@ def _kratzen_lines(h: dict[str, Any]) -> list[str]:
              f"(trump {trump}), pot {money(s['pot'])}"]
     if h["striker"]:
         lines.append(f"  Striker {h['striker']}; playing: {', '.join(h['active'])}")
-    for t in h["tricks"]:
-        cards = " ".join(f"{c['player']}:{c['card']}" for c in t["cards"])
-        lines.append(f"  Trick {t['number']}: {cards} -> {t['winner']}")
+    lines += _trick_lines(h)
     for f in h["flags"]:
         lines.append(f"  FLAG {f}")
     lines.append(f"  Result: {h['result'] or h['phase']}")
-    if s["payouts"]:
-        lines.append("  Payouts: " + ", ".join(f"{k} {money(v)}" for k, v in s["payouts"].items()))
-    if s["penalties"]:
-        lines.append("  Penalties: " + ", ".join(f"{k} {money(v)}" for k, v in s["penalties"].items()))
-    lines.append(f"  Pot carried out: {money(s['carried_out'])}")
-    return lines
+    return lines + _money_lines(s)
 
 
 def _hand_lines(h: dict[str, Any]) -> list[str]:
@@ -129,21 +122,30 @@ def _hand_lines(h: dict[str, Any]) -> list[str]:
     if h["chratzer"]:
         blind = f" ({h['blind'].replace('_', ' ')})" if h["blind"] else ""
         lines.append(f"  Chratzer {h['chratzer']}{blind}; playing: {', '.join(h['active'])}")
-    for t in h["tricks"]:
-        cards = " ".join(f"{c['player']}:{c['card']}" for c in t["cards"])
-        lines.append(f"  Trick {t['number']}: {cards} -> {t['winner']}")
+    lines += _trick_lines(h)
     if h["tricks"]:
         lines.append("  Tricks: " + ", ".join(f"{k} {v}" for k, v in h["tricks_won"].items()))
     for f in h["flags"]:
         lines.append(f"  FLAG trick {f['trick']} {f['player']} {f['card']}: {f['rule']} ({f['text']}); "
                      f"evidence: {'; '.join(f['evidence'])} [{f['status']}]")
     lines.append(f"  Result: {_outcome(h, s)}")
+    return lines + _money_lines(s)
+
+
+def _trick_lines(h: dict[str, Any]) -> list[str]:
+    """Each trick of a hand, either game: who played which card, and who took it."""
+    return [f"  Trick {t['number']}: " + " ".join(f"{c['player']}:{c['card']}" for c in t["cards"])
+            + f" -> {t['winner']}" for t in h["tricks"]]
+
+
+def _money_lines(s: dict[str, Any]) -> list[str]:
+    """A hand's payouts, penalties and the pot it leaves, either game."""
+    lines = []
     if s["payouts"]:
         lines.append("  Payouts: " + ", ".join(f"{k} {money(v)}" for k, v in s["payouts"].items()))
     if s["penalties"]:
         lines.append("  Penalties: " + ", ".join(f"{k} {money(v)}" for k, v in s["penalties"].items()))
-    lines.append(f"  Pot carried out: {money(s['carried_out'])}")
-    return lines
+    return lines + [f"  Pot carried out: {money(s['carried_out'])}"]
 
 
 def _outcome(h: dict[str, Any], s: dict[str, Any]) -> str:
