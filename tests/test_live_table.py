@@ -284,51 +284,38 @@ def test_the_trump_six_laid_where_the_upcard_was_waits_for_who_swapped():
     assert {f.rule for f in t.hand.flags.values()} == {"card_known_elsewhere"}
 
 
-def test_the_upcard_carried_to_a_players_place_says_who_swapped_the_trump_six():
+def swap_seen(*carried: tuple[str, int]) -> Table:
+    """Kh turned, then carried past each (place, frames seen there) and taken; the 6h laid on its spot."""
     t = Table(zones())
-    t.to_play("Kh")
-    t.lying["Kh"] = SPOT["Cla"]  # Cla takes the upcard to her place ...
-    t.frames(3)
+    t.to_play("Kh")  # Anna said weg
+    for place, frames in carried:
+        t.lying["Kh"] = SPOT[place]
+        t.frames(frames)
     t.lying.pop("Kh")
     t.frames(14)
-    t.lay("6h", "upcard")  # ... and lays the trump 6 in its place
+    t.lay("6h", "upcard")
+    return t
+
+
+def test_the_upcard_carried_to_a_players_place_says_who_swapped_the_trump_six():
+    t = swap_seen(("Cla", 3))  # Cla takes the upcard to her place and lays the trump 6 in its place
     assert t.hand.swapped_by == 2 and t.watcher.status()["state"] == "watching"
     swap = next(ev for ev in t.hand.events if isinstance(ev, TrumpSixSwapped))
     assert swap.meta["source"] == "camera"
 
 
 def test_the_upcard_seen_at_two_places_leaves_who_swapped_to_the_table():
-    t = Table(zones())
-    t.to_play("Kh")
-    t.lying["Kh"] = SPOT["Cla"]
-    t.frames(3)
-    t.lying["Kh"] = SPOT["Anna"]  # carried past Anna's place too: the camera cannot tell
-    t.frames(3)
-    t.lying.pop("Kh")
-    t.frames(14)
-    t.lay("6h", "upcard")
+    t = swap_seen(("Cla", 3), ("Anna", 3))  # carried past Anna's place too: the camera cannot tell
     assert t.hand.swapped_by is None and "swapped" in t.watcher.status()["reason"]
 
 
 def test_the_upcard_glimpsed_once_at_a_place_leaves_who_swapped_to_the_table():
-    t = Table(zones())
-    t.to_play("Kh")
-    t.lying["Kh"] = SPOT["Cla"]
-    t.frames(1)
-    t.lying.pop("Kh")
-    t.frames(14)
-    t.lay("6h", "upcard")
+    t = swap_seen(("Cla", 1))
     assert t.hand.swapped_by is None and "swapped" in t.watcher.status()["reason"]
 
 
 def test_the_upcard_carried_to_a_player_who_is_out_is_no_swap():
-    t = Table(zones())
-    t.to_play("Kh")  # Anna said weg
-    t.lying["Kh"] = SPOT["Anna"]
-    t.frames(3)
-    t.lying.pop("Kh")
-    t.frames(14)
-    t.lay("6h", "upcard")
+    t = swap_seen(("Anna", 3))
     assert t.hand.swapped_by is None and "swapped" in t.watcher.status()["reason"]
 
 
