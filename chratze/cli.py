@@ -73,7 +73,7 @@ def _simulate(args: argparse.Namespace) -> int:
     elif args.bots:
         import numpy as np  # noqa: PLC0415
 
-        from engine.fast import play_session  # noqa: PLC0415
+        from engine.bot_evening import play_session  # noqa: PLC0415
         from engine.simulate import NAMES  # noqa: PLC0415
 
         try:
@@ -242,7 +242,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--bots", help="a bot per seat, one letter each in play order: r random, h the heuristic "
-                                  "bot (e.g. hhrr: four players; overrides --players)")
+                                  "bot, s the search bot (one seat at most in Chratze, about 0.3 s a hand) "
+                                  "(e.g. shrr: four players; overrides --players)")
     p.add_argument("--ruleset", choices=["chratze", "kratzen"], default="chratze",
                    help="the game (kratzen: 3 to 6 players, docs/kratzen.md)")
     p.add_argument("--out", help="file to write (default: standard output)")

@@ -22,7 +22,6 @@ from .cards import DECK
 from .events import BidMade, CardPlayed, Event, Exchanged, HandsKnown, HandStarted, TrumpSixSwapped, UpcardShown
 from .hand import MAX_PLAYERS, MIN_PLAYERS, TRICKS_PER_HAND
 from .rules import HouseRules, round_up
-from .session import Session
 from .simulate import NAMES
 
 SLOTS = 6  # most cards a hand holds: a double blind dealer's 4, one from the stock and the upcard
@@ -471,21 +470,3 @@ class _Table:
         each, rest = np.divmod(P - c_share, others)
         payouts[idx] = np.where(made[idx], each[:, None], 0)
         payouts[idx, c[idx]] = c_share + rest
-
-
-def play_session(rng: np.random.Generator, hands: int, session: Session, seats: tuple[str, ...], bots: str) -> Session:
-    """Append ``hands`` deals to ``session`` with a bot per seat (``bots``, one letter per name of
-    ``seats``: r random, h heuristic), with the session's dealer rotation, pot and antes."""
-    if len(bots) != len(seats) or set(bots) - set("rh"):
-        raise ValueError(f"bots: one of r (random) or h (heuristic) per player, {len(seats)} in all, not {bots!r}")
-    bot_of = dict(zip(seats, bots))
-    for _ in range(hands):
-        start = session.next_hand(seats if not session.hands else None)
-        k = start.seats.index(start.dealer)
-        order = start.seats[k:] + start.seats[:k]  # the fast path's dealer is its first seat
-        batch = simulate_batch(rng, 1, len(order), session.rules, bots="".join(bot_of[p] for p in order),
-                               carried=start.carried, ante=start.ante)
-        for ev in batch.events(0, order):
-            session.record(ev)
-    return session
-
