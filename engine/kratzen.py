@@ -1,5 +1,6 @@
-"""Kratzen, Chratze's Austrian relative (docs/kratzen.md): its pack, its ranks with the Weli, and the
-obligations of its play. The hand, the cut, the contracts and the settlement are not built yet.
+"""Kratzen, Chratze's Austrian relative (docs/kratzen.md): its pack, its ranks with the Weli, the
+obligations of its play, what a cut decides and the settlement of the tricks (the hand that uses
+them: :mod:`engine.kratzen_hand`).
 
 Cards are the engine's (:mod:`engine.cards`): Ober ``Q``, Unter ``J``, the Weli the Schellen 6 ``6d``.
 """

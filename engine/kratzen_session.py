@@ -10,7 +10,7 @@ from .events import CardCorrected, Event, HandStarted, PlayMoved, Undo
 from .kratzen import KratzenRules
 from .kratzen_hand import KratzenHand
 from .ledger import Payment, settle_up
-from .reasons import IllegalEvent
+from .reasons import IllegalEvent, refused
 from .session import resolve
 
 
@@ -99,19 +99,22 @@ class KratzenSession:
                 out[name] = out.get(name, 0) - h.paid[q] + s.payouts.get(name, 0) - s.penalties.get(name, 0)
         return out
 
-    def next_hand(self, seats: Iterable[str] | None = None) -> HandStarted:
-        """The next deal: the deal passes to the left of the last hand's dealer (after its hops)."""
+    def next_hand(self, seats: Iterable[str] | None = None, dealer: str | None = None) -> HandStarted:
+        """The next deal: the deal passes to the left of the last hand's dealer (after its hops); the first
+        hand's dealer is ``dealer``, else the first seat."""
         if seats is None:
             if not self.hands:
                 raise IllegalEvent("seat the players for the first hand", "seat_first", {})
             seats = self.hands[-1].seats
         seats = tuple(seats)
-        dealer = seats[0]
+        given, dealer = dealer, dealer if dealer is not None and not self.hands else seats[0]
         if self.hands:
             last = self.hands[-1]
             dealer = last.seats[(last.dealer + 1) % last.n]
             if dealer not in seats:
                 dealer = seats[0]
+            if given is not None and given != dealer:
+                raise refused("kratzen_dealer", dealer=dealer, given=given)
         return HandStarted(seats, dealer, self.rules.ante, self.pot)
 
     def settle_up(self) -> list[Payment]:

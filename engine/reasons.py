@@ -66,6 +66,8 @@ REASONS: dict[str, str] = {
     "ante_wrong": "the ante for this hand is {ante}, not {given}",
     "rules_mid_hand": "house rules change between hands: finish or abandon hand {hand} first",
     "no_such_hand": "no earlier hand {hand} to rule on (hands so far: {hands})",
+    "chratze_only": "this evening is Kratzen: {what} belongs to Chratze",
+    "kratzen_dealer": "in Kratzen the deal passes to the left: {dealer} deals, not {given}",
 }
 
 

@@ -528,3 +528,67 @@ def test_a_player_asks_the_advisor_on_a_phone(browser, tmp_path):
             page.screenshot(path=str(SHOTS / "advise-phone.png"), full_page=True)
     finally:
         ctx.close()
+
+
+def caught_up(page, app, done: int) -> None:
+    """Wait for the tap to be recorded (the log longer than ``done``) and the page to show that state."""
+    import time
+
+    service, deadline = app.extensions["table"], time.time() + 10
+    while len(service.session.log) <= done:
+        assert time.time() < deadline, "the tap was not recorded"
+        time.sleep(0.02)
+    page.wait_for_function(f"STATE && STATE.version >= {service.version}")
+
+
+def test_an_evening_of_kratzen_is_chosen_in_setup_and_tapped_through_on_the_page(browser, tmp_path):
+    """Two hands of a simulated Kratzen evening tapped on the page: the Muss (cut, cards turned, play),
+    then a hand with contracts, play or drop and buying; each ends in the referee's settlement."""
+    import random
+
+    from engine.kratzen_session import KratzenSession
+    from engine.kratzen_simulate import simulate_kratzen_session
+
+    evening = simulate_kratzen_session(random.Random(11), 2, 4, KratzenSession(), bots="hhhh")
+    app = create_app(tmp_path, pin=PIN)
+    with serving(app) as url, landscape_page(browser, pin=PIN) as page:
+        page.goto(url + "/setup")
+        page.wait_for_selector("#ruleset")
+        page.select_option("#ruleset", "kratzen")
+        page.click("#new-session")
+        page.wait_for_function("STATE && STATE.ruleset === 'kratzen'")
+        page.goto(url + "/")
+        for n, hand in enumerate(evening.hands):
+            if n == 0:
+                page.fill("#seats", ", ".join(hand.seats))
+            page.wait_for_selector("#start")
+            page.click("#start")
+            page.wait_for_function(f"STATE && STATE.hand && STATE.hand.number === {n + 1}")
+            for ev in hand.events[1:]:
+                done = len(app.extensions["table"].session.log)
+                if ev.type == "cut":
+                    page.click("#k-cut")
+                    for c in ev.cards:
+                        pick(page, c.code)
+                elif ev.type == "upcard":
+                    page.click("#set-upcard")
+                    pick(page, ev.card.code)
+                elif ev.type == "bid":
+                    tap_bid(page, ev.player, ev.bid)
+                elif ev.type == "exchange":
+                    page.locator(f".exchange button[data-count='{ev.count}']").click()
+                elif ev.type == "shown":
+                    page.click("#k-show")
+                    for c in ev.cards:
+                        pick(page, c.code)
+                elif ev.type == "play":
+                    page.click("#play")
+                    pick(page, ev.card.code)
+                else:
+                    continue  # the hands are never said at the table
+                caught_up(page, app, done)
+            page.wait_for_selector("#settlement")
+            session = app.extensions["table"].session
+            assert session.hands[n].events[1:] == [e for e in hand.events[1:] if e.type != "hands_known"]
+        assert session.balances == evening.balances
+        page.screenshot(path=str(SHOTS / "kratzen.png"))

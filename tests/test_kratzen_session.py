@@ -83,16 +83,6 @@ def test_money_is_conserved_over_random_evenings(players):
         assert sum(s.balances.values()) + s.pot == 0
 
 
-def test_the_page_refuses_an_evening_of_kratzen_with_a_reason_and_keeps_its_own(tmp_path):
-    from webui import create_app
-
-    client = create_app(tmp_path, pin="4711", testing=True).test_client()
-    before = client.get("/api/state").json
-    r = client.post("/api/session/load", json={"history": history.dumps(evening(2))}, headers={"X-Table-Pin": "4711"})
-    assert r.status_code == 400 and "Kratzen" in r.json["error"] and "chratze replay" in r.json["error"]
-    assert client.get("/api/state").json["hands_played"] == before["hands_played"]
-
-
 def test_the_live_table_will_not_continue_an_evening_of_kratzen(tmp_path):
     from chratze.table_cli import _session_from
 

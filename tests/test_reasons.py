@@ -17,7 +17,7 @@ PIN = "4711"
 
 def _german() -> dict[str, str]:
     text = (ROOT / "webui" / "static" / "i18n.js").read_text()
-    de = text[text.index("de: {"):text.index("en: {")]
+    de = text[text.index("\n  de: {"):text.index("\n  en: {")]
     return dict(re.findall(r'(\w+): "((?:[^"\\]|\\.)*)"', de))
 
 

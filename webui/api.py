@@ -21,7 +21,10 @@ from flask import (
 from engine.cards import CardError, card
 from engine.events import (
     BIDS,
+    KRATZEN_BIDS,
     BidMade,
+    CardsShown,
+    CutShown,
     CardCorrected,
     CardPlayed,
     EventError,
@@ -34,12 +37,16 @@ from engine.events import (
     UpcardShown,
     event_from_dict,
 )
+from engine.kratzen import KratzenRules
+from engine.kratzen_session import KratzenSession
 from engine.reasons import IllegalEvent, refused
 from engine.rules import HouseRules, RulesError
 from engine.session import Session
 from vision.table.watch import AnswerError
 
 from .guard import json_body
+from .kratzen_state import hand_view as kratzen_hand_view
+from .kratzen_state import kratzen_state
 from .state import hand_view, table_state
 from .table import TableService, dumps_state, export_json, ledger_csv, parse_history
 
@@ -71,7 +78,11 @@ def state_now() -> dict[str, Any]:
             if s.camera_note:  # preparing the demo, or a video that has ended
                 camera = {**(camera or {"asks": [], "asked": 0, "on_table": [], "pending": [], "missing": [],
                                         "covered": {}}), "state": s.camera_note[0], "reason": s.camera_note[1]}
-            s.state_cache = (s.version, {**table_state(s.session, s.version, camera, list(s.notices)), "epoch": s.epoch})
+            if isinstance(s.session, KratzenSession):  # tapped in: no camera
+                state = kratzen_state(s.session, s.version, list(s.notices))
+            else:
+                state = table_state(s.session, s.version, camera, list(s.notices))
+            s.state_cache = (s.version, {**state, "epoch": s.epoch})
         return s.state_cache[1]
 
 
@@ -132,6 +143,22 @@ def _card(body: dict, key: str = "card"):
         raise BadRequest(str(exc)) from None
 
 
+def _cards(body: dict, key: str = "cards") -> tuple:
+    v = body.get(key)
+    if not isinstance(v, list) or not v or not all(isinstance(x, str) for x in v):
+        raise BadRequest(f"'{key}' must be a list of card codes")
+    try:
+        return tuple(card(x) for x in v)
+    except CardError as exc:
+        raise BadRequest(str(exc)) from None
+
+
+def chratze_only(what: str) -> None:
+    """Refuse what only Chratze has (a trump-6 swap, a flag's ruling, house rules, moves) at a Kratzen table."""
+    if isinstance(service().session, KratzenSession):
+        raise refused("chratze_only", what=what)
+
+
 # ------------------------------------------------------------------ reads
 @api.get("/state")
 def get_state():
@@ -168,6 +195,8 @@ def get_hand(number: int):
     with s.lock:
         if not 1 <= number <= len(s.session.hands):
             return jsonify(error=f"no hand {number}: {len(s.session.hands)} played so far"), 404
+        if isinstance(s.session, KratzenSession):
+            return jsonify(kratzen_hand_view(s.session.hands[number - 1], number))
         return jsonify(hand_view(s.session, s.session.hands[number - 1]))
 
 
@@ -209,8 +238,9 @@ def start_hand(body):
 @writes
 def bid(body):
     b = _str(body, "bid").lower().replace(" ", "_")
-    if b not in BIDS:
-        raise BadRequest(f"unknown bid {b!r}; known: {', '.join(BIDS)}")
+    known = KRATZEN_BIDS if isinstance(service().session, KratzenSession) else BIDS
+    if b not in known:
+        raise BadRequest(f"unknown bid {b!r}; known: {', '.join(known)}")
     service().record(BidMade(_str(body, "player"), b))
 
 
@@ -242,9 +272,24 @@ def play(body):
     s.record(CardPlayed(player.strip(), _card(body)))
 
 
+@api.post("/cut")
+@writes
+def cut(body):
+    """Kratzen: the card cut (and the lower packet's bottom card after a Seven, a Sau or the Weli)."""
+    service().record(CutShown(_cards(body)))
+
+
+@api.post("/shown")
+@writes
+def shown(body):
+    """Kratzen: the cards a player drew beyond the third in the exchange, shown face up."""
+    service().record(CardsShown(_str(body, "player"), _cards(body)))
+
+
 @api.post("/swap")
 @writes
 def swap(body):
+    chratze_only("swap")
     service().record(TrumpSixSwapped(_str(body, "player")))
 
 
@@ -258,6 +303,7 @@ def correct(body):
 @writes
 def move_play(body):
     """Take an earlier play (a card laid before the trick in front was complete) as made now."""
+    chratze_only("move")
     position = body.get("position")
     if not isinstance(position, int) or isinstance(position, bool):
         raise BadRequest("'position' must be the play's position in the record")
@@ -273,6 +319,7 @@ def undo(body):
 @api.post("/flag")
 @writes
 def rule_flag(body):
+    chratze_only("flag")
     upheld = body.get("upheld")
     if not isinstance(upheld, bool):
         raise BadRequest("'upheld' must be true or false")
@@ -286,6 +333,7 @@ def rule_flag(body):
 @writes
 def change_rules(body):
     """House rules from the next hand on (between hands only); the hands played keep theirs."""
+    chratze_only("rules")
     try:
         rules = HouseRules.from_dict(body.get("rules"))
     except (RulesError, TypeError) as exc:
@@ -336,15 +384,20 @@ def answer(body):
 @api.post("/session/new")
 @writes
 def new_session(body):
+    """A new evening: Chratze with its house rules, or Kratzen (``"ruleset": "kratzen"``) with its own."""
+    ruleset = body.get("ruleset", "chratze")
+    if ruleset not in ("chratze", "kratzen"):
+        raise BadRequest(f"unknown ruleset {ruleset!r}; known: chratze, kratzen")
     try:
-        rules = HouseRules.from_dict(body.get("rules") or {})
-    except (RulesError, TypeError) as exc:
+        rules = (KratzenRules if ruleset == "kratzen" else HouseRules).from_dict(body.get("rules") or {})
+    except (RulesError, TypeError, ValueError) as exc:
         raise BadRequest(f"house rules: {exc}", "rules_bad", detail=str(exc)) from None
     meta = body.get("meta") or {}
     if not isinstance(meta, dict):
         raise BadRequest("'meta' must be an object")
     try:
-        session = Session(rules, meta, opening_pot=body.get("opening_pot", 0))
+        kind = KratzenSession if ruleset == "kratzen" else Session
+        session = kind(rules, meta, opening_pot=body.get("opening_pot", 0))
     except ValueError as exc:
         raise BadRequest(str(exc), "opening_pot_bad") from None
     service().replace_session(session)

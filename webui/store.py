@@ -14,8 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from engine.events import Event, event_from_dict
+from engine.kratzen import KratzenRules
+from engine.kratzen_session import KratzenSession
 from engine.rules import HouseRules
 from engine.session import Session
+
+SESSIONS = {"chratze": (Session, HouseRules.from_dict), "kratzen": (KratzenSession, KratzenRules.from_dict)}
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS header (id INTEGER PRIMARY KEY CHECK (id = 1), rules TEXT NOT NULL, meta TEXT NOT NULL);
@@ -36,32 +40,39 @@ class Store:
         columns = {r[1] for r in self.db.execute("PRAGMA table_info(header)")}
         if "opening_pot" not in columns:  # a database from before carried pots: its pot started empty
             self.db.execute("ALTER TABLE header ADD COLUMN opening_pot INTEGER NOT NULL DEFAULT 0")
+        if "ruleset" not in columns:  # a database from before Kratzen: an evening of Chratze
+            self.db.execute("ALTER TABLE header ADD COLUMN ruleset TEXT NOT NULL DEFAULT 'chratze'")
 
-    def load(self, default_rules: HouseRules) -> Session:
+    def load(self, default_rules: HouseRules) -> Session | KratzenSession:
         """The stored session, replayed; a new empty one (saved) if there is none."""
-        row = self.db.execute("SELECT rules, meta, opening_pot FROM header").fetchone()
+        row = self.db.execute("SELECT rules, meta, opening_pot, ruleset FROM header").fetchone()
         if row is None:
             self.reset(default_rules, {})
             return Session(default_rules)
-        rules = HouseRules.from_dict(json.loads(row[0]))
+        kind, rules_from = SESSIONS[row[3]]
+        rules = rules_from(json.loads(row[0]))
         events = [event_from_dict(json.loads(r[0])) for r in
                   self.db.execute("SELECT event FROM events ORDER BY position")]
-        return Session(rules, json.loads(row[1]), events, opening_pot=row[2])
+        return kind(rules, json.loads(row[1]), events, opening_pot=row[2])
 
     def append(self, position: int, event: Event) -> None:
         with self._lock:
             self.db.execute("INSERT INTO events (position, event) VALUES (?, ?)",
                             (position, json.dumps(event.to_dict(), ensure_ascii=False)))
 
-    def reset(self, rules: HouseRules, meta: dict[str, Any], events: list[Event] = (), opening_pot: int = 0) -> None:
-        """Replace the whole session (a new evening, or a reloaded history), in one transaction."""
+    def reset(self, rules: HouseRules | KratzenRules, meta: dict[str, Any], events: list[Event] = (),
+              opening_pot: int = 0) -> None:
+        """Replace the whole session (a new evening, or a reloaded history), in one transaction; the
+        rules say which game it is."""
+        ruleset = "kratzen" if isinstance(rules, KratzenRules) else "chratze"
         with self._lock:
             self.db.execute("BEGIN IMMEDIATE")
             try:
                 self.db.execute("DELETE FROM events")
                 self.db.execute("DELETE FROM header")
-                self.db.execute("INSERT INTO header (id, rules, meta, opening_pot) VALUES (1, ?, ?, ?)",
-                                (json.dumps(rules.to_dict()), json.dumps(meta, ensure_ascii=False), opening_pot))
+                self.db.execute("INSERT INTO header (id, rules, meta, opening_pot, ruleset) VALUES (1, ?, ?, ?, ?)",
+                                (json.dumps(rules.to_dict()), json.dumps(meta, ensure_ascii=False), opening_pot,
+                                 ruleset))
                 self.db.executemany("INSERT INTO events (position, event) VALUES (?, ?)",
                                     [(i, json.dumps(e.to_dict(), ensure_ascii=False)) for i, e in enumerate(events)])
                 self.db.execute("COMMIT")

@@ -18,6 +18,8 @@ from typing import Any
 
 from engine import history
 from engine.events import Event
+from engine.kratzen_session import KratzenSession
+from engine.reasons import refused
 from engine.rules import HouseRules
 from engine.session import Session
 
@@ -71,10 +73,16 @@ class TableService:
             ev = self.session.next_hand(seats, dealer)
             return self.record(ev)
 
+    @property
+    def ruleset(self) -> str:
+        return getattr(self.session, "ruleset", "chratze")
+
     def replace_session(self, session: Session, archive: bool = True) -> None:
         """A new evening or a reloaded history; the old record is archived first, never lost (the demo's
         replays, ``archive`` False, are not: the same rendered hand again)."""
         with self.lock:
+            if self.watcher is not None and not isinstance(session, Session):
+                raise refused("chratze_only", what="camera")  # the camera referees Chratze only
             if self.session.log and archive:
                 self.archive.mkdir(parents=True, exist_ok=True)
                 name = time.strftime("%Y%m%d-%H%M%S") + f"-{len(self.session.log)}.json"
@@ -123,23 +131,22 @@ def ledger_csv(session: Session) -> str:
     w = csv.writer(out)
     w.writerow(["hand", "player", "ante_rappen", "payout_rappen", "penalty_rappen", "balance_rappen"])
     balance: dict[str, int] = {}
-    for hand, s in zip(session.hands, session.settlements()):
-        for name in hand.seats:
-            ante = hand.start.ante
+    settlements = [h.settlement() for h in session.hands] if isinstance(session, KratzenSession) \
+        else session.settlements()
+    for number, (hand, s) in enumerate(zip(session.hands, settlements), 1):
+        for q, name in enumerate(hand.seats):
+            ante = hand.paid[q] if isinstance(session, KratzenSession) else hand.start.ante  # Kratzen: who antes varies
             pay, pen = s.payouts.get(name, 0), s.penalties.get(name, 0)
             balance[name] = balance.get(name, 0) - ante + pay - pen
-            w.writerow([hand.number, name, ante, pay, pen, balance[name]])
+            w.writerow([number, name, ante, pay, pen, balance[name]])
     return out.getvalue()
 
 
-def parse_history(text: str) -> Session:
+def parse_history(text: str) -> Session | KratzenSession:
     """A hand history to reload; refused whole (with every problem) if any part is broken."""
     result = history.read(text)
     if result.problems:
         raise ValueError("; ".join(str(p) for p in result.problems[:5]))
-    if not isinstance(result.session, Session):  # the page referees Chratze only (issue 43)
-        raise ValueError(f"that is an evening of {result.session.ruleset.capitalize()}, which the page cannot show "
-                         "yet: read it with chratze replay")
     return result.session
 
 

@@ -4,7 +4,7 @@ Every pack's cards are named by the engine's codes (``Ah``, ``Td``), so a taught
 like the shipped ones. The Swiss-German and William Tell suits map as the rulebook maps them:
 Rosen/Herz hearts, Schellen diamonds, Schilten/Laub spades, Eicheln clubs; Under/Unter the jack,
 Ober the queen. The Tell pack's 33rd card, the Weli, is the Schellen 6 of that pack and is taught
-as ``6d`` (Kratzen, which gives it its own part, is not refereed yet: issue 43).
+as ``6d``, the code Kratzen's referee gives it (:data:`engine.kratzen.WELI`).
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ const SUIT = { h: ["♥", "red"], d: ["♦", "red"], s: ["♠", "black"], c: ["�
 const RANK = { "6": "6", "7": "7", "8": "8", "9": "9", T: "10", J: "J", Q: "Q", K: "K", A: "A" };
 const DECK = [];
 for (const s of "hdsc") for (const r of "6789TJQKA") DECK.push(r + s);
+const KRATZEN_DECK = DECK.filter(c => c[0] !== "6" || c === "6d");  // the William Tell pack: no Sixes but the Weli
 
 let STATE = null;
 let CALIB = { points: [], zones: {} };
@@ -112,11 +113,11 @@ function askPin() {
   if (pin) sessionStorage.setItem("chratze-pin", pin.trim());
   return pin ? pin.trim() : "";
 }
-function pickCard(title, onPick, exclude) {
+function pickCard(title, onPick, exclude, deck) {
   const dlg = document.getElementById("picker");
   document.getElementById("picker-title").textContent = title;
   const grid = document.getElementById("picker-cards");
-  grid.replaceChildren(...DECK.map(c => cardEl(c, {
+  grid.replaceChildren(...(deck || DECK).map(c => cardEl(c, {
     role: "button", tabindex: "0", class: `card pick ${SUIT[c[1]][1]}${(exclude || []).includes(c) ? " used" : ""}`,
     onclick: () => { dlg.close(); onPick(c); },
   })));
@@ -172,6 +173,7 @@ function render(state) {
 
 // ------------------------------------------------------------------ table view
 function renderTable(s) {
+  if (s.ruleset === "kratzen") { renderKratzen(s); return; }
   const hand = s.hand;
   const top = h("section", { class: "top" },
     h("div", { class: "big pot" }, h("label", {}, t("pot")), h("b", { id: "pot" }, money(s.pot))),
@@ -273,20 +275,24 @@ function correct(play) {
   if (play.position === undefined) return;
   pickCard(`${t("correct")}: ${play.card}`, c => send("/api/correct", { position: play.position, card: c }));
 }
+function startControls(s, box) {
+  const hand = s.hand;
+  const last = hand ? hand.seats.join(", ") : "";
+  const seats = h("input", { id: "seats", value: last, placeholder: "Anna, Beat, Cla, Doris" });
+  const dealer = h("input", { id: "dealer", value: s.next_dealer || "", placeholder: t("dealer") });
+  box.append(h("label", {}, t("seats"), seats), h("label", {}, t("dealer"), dealer),
+    h("button", { class: "primary", id: "start", onclick: () => {
+      const value = id => document.getElementById(id).value;  // the field on the page (this one may be a copy)
+      const names = value("seats").split(",").map(x => x.trim()).filter(Boolean);
+      const body = names.length ? { seats: names } : {};
+      if (value("dealer").trim()) body.dealer = value("dealer").trim();
+      send("/api/hand/start", body);
+    } }, hand ? t("next_hand") : t("start_hand")));
+}
 function controls(s) {
   const hand = s.hand, box = h("section", { class: "controls", id: "controls" });
   if (!hand || hand.phase === "done") {
-    const last = hand ? hand.seats.join(", ") : "";
-    const seats = h("input", { id: "seats", value: last, placeholder: "Anna, Beat, Cla, Doris" });
-    const dealer = h("input", { id: "dealer", value: s.next_dealer || "", placeholder: t("dealer") });
-    box.append(h("label", {}, t("seats"), seats), h("label", {}, t("dealer"), dealer),
-      h("button", { class: "primary", id: "start", onclick: () => {
-        const value = id => document.getElementById(id).value;  // the field on the page (this one may be a copy)
-        const names = value("seats").split(",").map(x => x.trim()).filter(Boolean);
-        const body = names.length ? { seats: names } : {};
-        if (value("dealer").trim()) body.dealer = value("dealer").trim();
-        send("/api/hand/start", body);
-      } }, hand ? t("next_hand") : t("start_hand")));
+    startControls(s, box);
   } else {
     const acts = hand.actions;
     if (hand.phase === "deal")
@@ -311,10 +317,108 @@ function controls(s) {
   return box;
 }
 
+// ------------------------------------------------------------------ Kratzen (tapped in; the camera referees Chratze)
+function renderKratzen(s) {
+  const hand = s.hand, acts = hand ? hand.actions : {};
+  const turn = acts.bid ? acts.bid.player : acts.exchange ? acts.exchange.player : acts.show ? acts.show.player : acts.play;
+  const top = h("section", { class: "top" },
+    h("div", { class: "big pot" }, h("label", {}, t("pot")), h("b", { id: "pot" }, money(hand ? hand.pot : s.pot))),
+    hand ? h("div", { class: "big trump" }, h("label", {}, t("trump")), hand.upcards.length
+      ? cardEl(hand.upcards[hand.upcards.length - 1], { id: "upcard" }) : h("b", {}, "–"),
+      hand.trump_name ? h("small", {}, ` ${hand.trump_name}`) : null) : null,
+    hand ? h("div", { class: "big turn" }, h("label", {}, t("turn")), h("b", { id: "turn" }, turn || "–")) : null);
+  const live = [top], side = [];
+  if (!hand) live.push(h("p", { class: "muted" }, t("no_hand")));
+  else {
+    live.push(h("p", { class: "line" }, `Kratzen · ${t("hand")} ${hand.number} · ${t("dealer")} ${hand.dealer} · `,
+      h("span", { id: "phase" }, t("k_phase_" + hand.phase)), hand.muss ? ` · ${t("k_muss")}` : "",
+      hand.seven_muss ? ` · ${t("k_seven_muss")}` : "", hand.contract ? ` · ${t("bid_" + hand.contract)}` : "",
+      hand.striker ? ` · ${t("k_striker")} ${hand.striker}` : ""));
+    live.push(kratzenTricks(hand));
+    if (hand.flags.length) live.push(h("ul", { class: "notices", id: "k-flags" },
+      hand.flags.map(f => h("li", { class: "flag" }, `${t("k_flag")} (${t("trick")} ${f.trick}): ${f.text}`))));
+    side.push(h("section", { class: "targets" }, h("table", { id: "targets" }, hand.targets.map(x =>
+      h("tr", { class: x.won >= x.target ? "made" : "" }, h("td", {}, x.player), h("td", {}, `${x.won} / ${x.target}`))))));
+    if (hand.phase === "done") side.push(kratzenSettlement(hand));
+  }
+  side.push(kratzenControls(s));
+  app.className = "table-grid";
+  morph(app, [h("div", { class: "live" }, live), h("div", { class: "side" }, side)]);
+}
+function kratzenTricks(hand) {
+  const cur = hand.current_trick;
+  const seats = cur ? h("div", { class: "seats", id: "trick" }, hand.seats.map(name => {
+    const play = cur.cards.find(c => c.player === name);
+    return h("div", { class: `seat${hand.actions.play === name ? " turn" : ""}${hand.active.includes(name) ? "" : " out"}` },
+      h("div", { class: "name" }, name), play ? cardEl(play.card) : h("span", { class: "card empty" }, ""));
+  })) : null;
+  const done = h("ul", { class: "tricks", id: "tricks" }, hand.tricks.map(tr =>
+    h("li", {}, `${t("trick")} ${tr.number}: `, tr.cards.map(c => h("span", { class: "played" }, cardEl(c.card),
+      h("small", { class: "by" }, c.player))), " → ", h("b", { class: "winner" }, tr.winner))));
+  return h("section", { class: "trick" }, h("h2", {}, cur ? `${t("trick")} ${cur.number}` : t("tricks")), seats, done);
+}
+function kratzenSettlement(hand) {
+  const st = hand.settlement, rows = [];
+  for (const [p, v] of Object.entries(st.payouts)) rows.push(h("li", {}, `${p} ${t("gets")} ${money(v)}`));
+  for (const [p, v] of Object.entries(st.penalties)) rows.push(h("li", { class: "pays" }, `${p} ${t("pays")} ${money(v)}`));
+  if (hand.result === "passed") rows.push(h("li", {}, t("k_passed")));
+  if (hand.result === "alone") rows.push(h("li", {}, t("k_alone")));
+  rows.push(h("li", { class: "next" }, `${t("next_pot")}: ${money(st.carried_out)}`));
+  return h("section", { class: "settlement", id: "settlement" }, h("h2", {}, t("settlement")), h("ul", {}, rows));
+}
+function pickCards(title, count, onPick, first) {
+  // several cards one after the other (a cut's second card, the cards bought face up)
+  const got = first ? [first] : [];
+  const more = () => pickCard(`${title} ${got.length + 1}/${count}`, c => {
+    got.push(c); if (got.length < count) setTimeout(more, 0); else onPick(got); }, got, KRATZEN_DECK);
+  more();
+}
+function kratzenControls(s) {
+  const hand = s.hand, box = h("section", { class: "controls", id: "controls" });
+  if (!hand || hand.phase === "done") startControls(s, box);
+  else {
+    const acts = hand.actions;
+    if (acts.cut) box.append(h("button", { class: "primary", id: "k-cut", onclick: () => pickCard(t("k_cut"), c => {
+      // a Seven, a Sau or the Weli cut: the lower packet's bottom card is shown too
+      if (c[0] === "7" || c[0] === "A" || c === "6d") pickCard(t("k_cut_lower"), d => send("/api/cut", { cards: [c, d] }), [c], KRATZEN_DECK);
+      else send("/api/cut", { cards: [c] });
+    }, [], KRATZEN_DECK) }, t("k_cut")));
+    if (acts.upcard) box.append(h("button", { class: "primary", id: "set-upcard", onclick: () => pickCard(t("set_upcard"),
+      c => send("/api/upcard", { card: c }), hand.upcards, KRATZEN_DECK) }, t("set_upcard")));
+    if (acts.bid) {
+      const { player, choices } = acts.bid;
+      box.append(h("div", { class: "bids", "data-player": player }, h("span", {}, `${player} ${t("says")}:`),
+        choices.map(b => h("button", { class: `bid ${b}`, "data-bid": b, onclick: () => send("/api/bid", { player, bid: b }) }, t("bid_" + b)))));
+    }
+    if (acts.exchange) {
+      const ex = acts.exchange;
+      box.append(h("div", { class: "exchange" }, h("span", {}, `${ex.player} ${t("k_buys")}:`),
+        [...Array(ex.max + 1).keys()].map(n => h("button", { "data-count": n, onclick: () => send("/api/exchange", { player: ex.player, count: n }) }, n))));
+    }
+    if (acts.show) box.append(h("button", { class: "primary", id: "k-show", onclick: () => pickCards(`${acts.show.player} ${t("k_shows")}`,
+      acts.show.count, cards => send("/api/shown", { player: acts.show.player, cards })) }, `${acts.show.player} ${t("k_shows")}`));
+    if (acts.play) box.append(h("button", { class: "primary", id: "play", onclick: () => pickCard(`${t("play_card")} ${acts.play}`,
+      c => send("/api/play", { player: acts.play, card: c }), hand.tricks.flatMap(tr => tr.cards.map(x => x.card)), KRATZEN_DECK) },
+      `${t("play_card")} ${acts.play}`));
+  }
+  box.append(h("button", { id: "undo", class: "undo", onclick: () => send("/api/undo") }, t("undo")));
+  return box;
+}
+function renderKratzenReview(s) {
+  const hand = s.hand;
+  if (!hand) { morph(app, [h("p", { class: "muted" }, t("no_hand"))]); return; }
+  const flags = hand.flags.length ? hand.flags.map(f => h("article", { class: "flag open" },
+    h("header", {}, `${t("trick")} ${f.trick} · ${f.player} · ${f.text}`)))
+    : [h("p", { class: "muted", id: "no-flags" }, t("no_flags"))];
+  morph(app, [h("h2", {}, `Kratzen · ${t("review_hand")} ${hand.number}: ${t("flags")}`), h("div", { id: "flags" }, flags),
+    kratzenTricks(hand), hand.phase === "done" ? kratzenSettlement(hand) : null]);
+}
+
 // ------------------------------------------------------------------ review
 // The current hand's flags, or an earlier hand's (a dispute settled later in the evening), chosen in a list.
 let REVIEW_HAND = null;  // the hand's number, or null: the current hand
 async function renderReview(s) {
+  if (s.ruleset === "kratzen") { renderKratzenReview(s); return; }
   let hand = s.hand;
   const earlier = (s.flagged_hands || []).filter(x => !hand || x.hand !== hand.hand);
   if (REVIEW_HAND && hand && REVIEW_HAND !== hand.hand) {
@@ -448,19 +552,27 @@ function renderSetup(s) {
     let input;
     if (typeof value === "boolean") input = h("input", { id, type: "checkbox", checked: value, "data-rule": name });
     else if (typeof value === "number") input = h("input", { id, type: "number", min: "0", value, "data-rule": name });
-    else input = h("select", { id, "data-rule": name }, (s.rule_choices[name] || [value]).map(v =>
+    else input = h("select", { id, "data-rule": name }, ((s.rule_choices || {})[name] || [value]).map(v =>
       h("option", { value: v, selected: v === value }, t(`rule_${name}_${v}`) === `rule_${name}_${v}` ? v : t(`rule_${name}_${v}`))));
     return h("label", { class: `rule ${typeof value}` }, input, " ", label);
   });
   const rules = () => Object.fromEntries([...app.querySelectorAll("[data-rule]")].map(el =>
     [el.dataset.rule, el.type === "checkbox" ? el.checked : el.type === "number" ? parseInt(el.value || "0", 10) : el.value]));
   const pot = h("input", { id: "opening-pot", type: "number", min: "0", step: "10", value: "0" });
+  const current = s.ruleset || "chratze";
+  const ruleset = h("select", { id: "ruleset" }, ["chratze", "kratzen"].map(v =>
+    h("option", { value: v, selected: v === current }, t(`ruleset_${v}`))));
+  const newEvening = () => {  // the rules shown are the current game's: another game starts with its own defaults
+    const body = { ruleset: ruleset.value, opening_pot: parseInt(pot.value || "0", 10) };
+    if (ruleset.value === current) body.rules = rules();
+    send("/api/session/new", body);
+  };
   app.replaceChildren(h("h2", {}, t("new_session")), h("fieldset", { id: "rules", class: "rules" }, h("legend", {}, t("house_rules")), fields),
+    h("label", {}, t("ruleset"), " ", ruleset),
     h("label", {}, t("opening_pot"), pot),
     h("label", {}, t("signs"), " ", h("select", { id: "signs", onchange: ev => { localStorage.setItem("chratze-signs", ev.target.value); } },
       ["french", "german"].map(v => h("option", { value: v, selected: signs() === v }, t(`signs_${v}`))))),
-    h("button", { class: "primary", id: "new-session", onclick: () =>
-      send("/api/session/new", { rules: rules(), opening_pot: parseInt(pot.value || "0", 10) }) }, t("new_session")),
+    h("button", { class: "primary", id: "new-session", onclick: newEvening }, t("new_session")),
     " ", h("button", { id: "rules-next-hand", onclick: () => send("/api/rules", { rules: rules() })
       .then(r => r && banner(t("rules_changed"), "ok")) }, t("rules_next_hand")),
     h("p", { class: "muted" }, "PIN: ", h("button", { onclick: askPin }, t("pin"))),
