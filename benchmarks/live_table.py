@@ -125,7 +125,9 @@ def _event_rows(record: list, session: Session) -> list[dict]:
     truth, seen = visible_events(record), visible_events(got.events)
     mine = [ev for ev in got.events if isinstance(ev, (UpcardShown, CardPlayed))]  # in the order of ``seen``
     return [{"kind": "recorded", "support": (ev.meta or {}).get("support"), "confidence": (ev.meta or {}).get("confidence"),
-             "right": i < len(truth) and truth[i] == seen[i]}
+             "right": i < len(truth) and truth[i] == seen[i], "read": str(seen[i]),
+             "truth": str(truth[i]) if i < len(truth) else None,
+             "meta": {k: v for k, v in (ev.meta or {}).items() if k not in ("snapshot", "at")}}
             for i, ev in enumerate(mine) if (ev.meta or {}).get("source") == "camera"]
 
 

@@ -216,6 +216,31 @@ def test_a_read_of_a_card_already_played_is_asked_with_the_next_likely_card_firs
     assert t.played()[-1] == ("Cla", "6h")
 
 
+def test_a_card_found_again_where_it_came_to_rest_is_asked_not_played_as_a_new_card():
+    # Cla's Th is named while still sliding; where it comes to rest a track of its own reads it as the
+    # Jh. Trick 1 still lies (the 9h), so the Jh may be the Th moved: the table is asked
+    t = Table()
+    t.to_play()
+    t.lay("9h", "Beat")
+    t.lay("Th", "Cla")
+    t.lying.pop("Th")
+    rest = (535, 245, 595, 335)  # beside where it was named
+    t.frames(8, extra=[R("Jh", rest, 0.9)])
+    (ask,) = t.watcher.asks.values()
+    assert ask.read == "Jh" and "Th" in ask.why
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+
+
+def test_a_lead_after_the_trick_was_gathered_is_no_card_found_again():
+    t = Table()
+    t.to_play()
+    t.lay("9h", "Beat")
+    t.lay("Th", "Cla")
+    t.take("9h", "Th")  # gathered whole
+    t.lay("Jh", "Cla")
+    assert not t.watcher.asks and t.played()[-1] == ("Cla", "Jh")
+
+
 def test_a_card_vanishing_mid_trick_puts_the_table_out_of_sync_until_it_is_back():
     t = Table()
     t.to_play()

@@ -231,9 +231,11 @@ class Stabilizer:
         best = options[0][0]
         unclear = best < self.settings.min_support * possible or best < self.settings.min_share * total
         timid = best / possible * total < self.settings.min_hits * self.settings.sure_conf  # a hand half over it
-        settled = not (unclear or timid)
-        if not settled and t - track.first_seen < self.settings.ask_after:
+        if (unclear or timid) and t - track.first_seen < self.settings.ask_after:
             return []  # wait for a clear, sure majority
+        # the reads favour a card that cannot be new here: the next-best is a guess, for the table to confirm
+        guess = max(track.votes, key=track.votes.__getitem__) in impossible
+        settled = not (unclear or timid or guess)
         if self._stray(track, options[0][1], impossible):
             return []
         track.card, track.named_box, track.named_corners = options[0][1], track.box, track.corners

@@ -130,6 +130,7 @@ class Watcher:
         self._ask_of: dict[int, int] = {}  # track -> its open ask
         self._upcard_trail: list[tuple[float, str]] = []  # (t, place) of reads of the upcard while it may be swapped
         self.alikes: dict[str, set[str]] = {}  # a taught deck's pairs it confuses: {code: its look-alikes}
+        self._gone_at: dict[str, float] = {}  # when each vanished card's track ended
 
     # ------------------------------------------------------------------ inputs
     def reads(self, reads: list, t: float, meta: dict[str, Any] | None = None, sides: Sides | None = None) -> list[Notice]:
@@ -144,6 +145,7 @@ class Watcher:
             elif isinstance(ev, CardGone) and ev.track in self.seen:
                 gone = self.seen.pop(ev.track)
                 self.vanished[gone.card] = gone
+                self._gone_at[gone.card] = ev.t
                 notices += self._unask(ev.track)
         notices += self._sync(meta or {})
         return notices
@@ -313,6 +315,7 @@ class Watcher:
             self._upcard_trail.clear()
             self.excused.clear()
             self.vanished.clear()
+            self._gone_at.clear()
             for s in self.seen.values():
                 s.claimed = s.claimed or "left from the last hand"
 
@@ -381,7 +384,35 @@ class Watcher:
         rivals = [c for c, share in s.choices if c in self.alikes.get(s.card, ()) and share >= st.deck_alike_share]
         if rivals:
             return f"this deck confuses {s.card} and {rivals[0]}, and the reads named both"
+        twin = self._twin(s)
+        if twin:
+            return f"{twin} went out of sight just as {s.card} appeared beside it: it may be {twin}, moved"
         return ""
+
+    def _twin(self, s: Seen) -> str | None:
+        """A recorded card of the last or the current trick that went out of sight shortly before ``s``
+        appeared near it, while the rest of its trick still lies: ``s`` may be that card, named while it
+        still moved and found again where it came to rest by a track of its own. A trick gathered goes
+        out of sight whole, so the next lead is no such card."""
+        hand, st = self.hand, self.stabilizer.settings
+        if hand is None:
+            return None
+        lost = {tr.id for tr in self.stabilizer.tracks if tr.missing > 0}
+        on_view = {x.card for x in self.seen.values() if x.track not in lost and x is not s}
+        for trick in [*hand.tricks[-1:], *([hand.trick] if hand.trick else [])]:
+            codes = {p.card.code for p in trick.plays}
+            if not codes & on_view:
+                continue  # gathered, or not yet laid
+            for code in codes - on_view:
+                other = next((x for x in self.seen.values() if x.card == code and x.track in lost), None)
+                since = 0.0  # its track is lost this moment
+                if other is None:
+                    other, since = self.vanished.get(code), s.first_seen - self._gone_at.get(code, -1e9)
+                if other is None or since > st.carried_for or s.first_seen < other.first_seen:
+                    continue
+                if _near(other.box, s.box, st.carried_near):
+                    return code
+        return None
 
     def _turn_skipped(self, s: Seen, event: Event) -> str | None:
         """The player whose turn it is, where ``s`` lies at another player's place: the camera may have
@@ -585,3 +616,10 @@ def save_snapshot(folder: Path, rgb: np.ndarray, name: str) -> str:
     folder.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(folder / name), rgb[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 80])
     return name
+
+
+def _near(a: tuple[float, float, float, float], b: tuple[float, float, float, float], diagonals: float) -> bool:
+    """Whether the centres of two boxes lie within ``diagonals`` of the first box's diagonal."""
+    diag = ((a[2] - a[0]) ** 2 + (a[3] - a[1]) ** 2) ** 0.5
+    dx, dy = (a[0] + a[2] - b[0] - b[2]) / 2, (a[1] + a[3] - b[1] - b[3]) / 2
+    return (dx * dx + dy * dy) ** 0.5 <= diagonals * diag
