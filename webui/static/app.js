@@ -567,8 +567,8 @@ function renderSetup(s) {
     if (ruleset.value === current) body.rules = rules();
     send("/api/session/new", body);
   };
-  app.replaceChildren(h("h2", {}, t("new_session")), h("fieldset", { id: "rules", class: "rules" }, h("legend", {}, t("house_rules")), fields),
-    h("label", {}, t("ruleset"), " ", ruleset),
+  app.replaceChildren(h("h2", {}, t("new_session")), h("p", {}, h("label", {}, t("ruleset"), " ", ruleset)),
+    h("fieldset", { id: "rules", class: "rules" }, h("legend", {}, t("house_rules")), fields),
     h("label", {}, t("opening_pot"), pot),
     h("label", {}, t("signs"), " ", h("select", { id: "signs", onchange: ev => { localStorage.setItem("chratze-signs", ev.target.value); } },
       ["french", "german"].map(v => h("option", { value: v, selected: signs() === v }, t(`signs_${v}`))))),
