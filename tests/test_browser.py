@@ -591,4 +591,10 @@ def test_an_evening_of_kratzen_is_chosen_in_setup_and_tapped_through_on_the_page
             session = app.extensions["table"].session
             assert session.hands[n].events[1:] == [e for e in hand.events[1:] if e.type != "hands_known"]
         assert session.balances == evening.balances
+        page.click("#undo")  # back into the last trick: the picker shows the Tell pack, the Weli by name
+        page.wait_for_selector("#play")
+        page.click("#play")
+        assert page.locator("#picker-cards [data-card]").count() == 33
+        assert page.locator("#picker-cards [data-card='6d']").inner_text() == "Weli"
+        page.keyboard.press("Escape")
         page.screenshot(path=str(SHOTS / "kratzen.png"))

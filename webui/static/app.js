@@ -62,6 +62,12 @@ function signs() { return localStorage.getItem("chratze-signs") || "french"; }
 function cardEl(code, attrs) {
   const [sym, colour] = SUIT[code[1]];
   const el = h("span", Object.assign({ class: `card ${colour}`, "data-card": code }, attrs || {}));
+  if (code === "6d" && STATE && STATE.ruleset === "kratzen") {  // Kratzen's Weli, the permanent second trump
+    el.classList.add("weli");
+    el.title = "Weli";
+    el.append("Weli");
+    return el;
+  }
   if (signs() === "german") {
     const icon = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     icon.setAttribute("viewBox", "0 0 16 16");
