@@ -146,3 +146,15 @@ def test_the_camera_referees_chratze_only_and_keeps_its_evening(client):
 def test_a_new_evening_of_an_unknown_game_is_a_bad_request(client):
     assert post(client, "/api/session/new", {"ruleset": "poker"}).status_code == 400
     assert post(client, "/api/session/new", {"ruleset": "kratzen", "rules": {"ante": -1}}).status_code == 400
+
+
+def test_the_server_will_not_point_a_camera_at_an_evening_of_kratzen(client, capsys):
+    import argparse
+
+    from webui.serve import _run_camera
+
+    kratzen_evening(client)
+    args = argparse.Namespace(demo=False, source="0", layout=None, data=".", deck=None)
+    assert _run_camera(client.application, args) == 2
+    assert "Kratzen" in capsys.readouterr().err
+    assert client.get("/api/state").json["ruleset"] == "kratzen"  # the evening is kept

@@ -132,8 +132,13 @@ def _run_camera(app, args) -> int:
             print(f"chratze serve: demo: {exc}", file=sys.stderr)
             return 2
         service = app.extensions["table"]
-        if service.session.log:  # the demo always starts a fresh evening; the old one is archived
-            service.replace_session(Session(service.session.rules))
+        if service.session.log or not isinstance(service.session, Session):  # a fresh evening; the old one archived
+            chratze = isinstance(service.session, Session)
+            service.replace_session(Session(service.session.rules if chratze else HouseRules()))
+    if not isinstance(app.extensions["table"].session, Session):
+        print("chratze serve: the evening kept here is Kratzen, which the camera does not referee (it is tapped "
+              "in on the page): start without --source, or start a new evening of Chratze first", file=sys.stderr)
+        return 2
     try:
         layout = TableLayout.load(layout_path) if layout_path else None
         # the demo plays the shipped Swiss scans: a deck chosen for the table's own pack is not for it
