@@ -140,7 +140,7 @@ class KratzenHand:
             raise _refuse(f"no bids are taken during {self.phase}")
 
     def _contract(self, p: int, bid: str) -> None:
-        expected = (self.dealer + self.bid_pos) % self.n
+        expected = self.whose_turn()
         if p != expected:
             raise _refuse(f"it is {self.seats[expected]}'s turn to choose a contract")
         if bid not in CONTRACTS:
@@ -169,7 +169,7 @@ class KratzenHand:
         self.phase, self.join_pos = "join", 1
 
     def _join(self, p: int, bid: str) -> None:
-        expected = (self.striker + self.join_pos) % self.n
+        expected = self.whose_turn()
         if p != expected:
             raise _refuse(f"it is {self.seats[expected]}'s turn to play or drop")
         if bid not in ("mitgehen", "verzichten"):
@@ -228,10 +228,23 @@ class KratzenHand:
         self.known = {self._seat(name): set(cs) for name, cs in ev.hands.items()}
 
     def whose_turn(self) -> int | None:
+        """Seat index expected to act next, as Chratze's ``Hand`` says it: the contract, play or drop, the
+        exchange (the cards bought face up first), the play; None when nobody is (the cut, cards turned)."""
+        if self.phase == "contract":
+            return (self.dealer + self.bid_pos) % self.n
+        if self.phase == "join":
+            return (self.striker + self.join_pos) % self.n
+        if self.phase == "exchange":
+            return next(iter(self.shown_by)) if self.shown_by else self._exchange_order()[self.exchange_pos]
         if self.phase != "play":
             return None
         order = [q for q in ((self.leader + k) % self.n for k in range(self.n)) if self.active[q]]
         return order[len(self.trick)] if len(self.trick) < len(order) else None
+
+    def outbidding(self) -> list[str]:
+        """The contracts that outbid the one standing, low to high (Weiter outbids nothing: it passes)."""
+        standing = CONTRACTS.index(self.contract) if self.contract else 0
+        return [c for c in CONTRACTS[1:] if CONTRACTS.index(c) > standing]
 
     def _play(self, ev: CardPlayed) -> None:
         p = self._seat(ev.player)

@@ -10,7 +10,7 @@ from . import kratzen_bots as kb
 from .cards import Card
 from .events import BidMade, CardPlayed, CardsShown, Exchanged, HandsKnown, UpcardShown
 from .kratzen import is_trump, legal_cards
-from .kratzen_hand import CONTRACTS, KratzenHand
+from .kratzen_hand import KratzenHand
 
 
 class RandomPlayer:
@@ -68,16 +68,15 @@ def play_on(hand: KratzenHand, cards: dict[int, list[Card]], stock: list[Card], 
     hand now, ``stock`` drawn from its end, ``do`` applies and records an event."""
     seats, n = hand.seats, hand.n
     while hand.phase == "contract":
-        p = (hand.dealer + hand.bid_pos) % n
-        higher = [c for c in CONTRACTS[1:] if hand.contract is None or CONTRACTS.index(c) > CONTRACTS.index(hand.contract)]
-        do(BidMade(seats[p], who[p].contract(hand, p, cards[p], higher, rng)))
+        p = hand.whose_turn()
+        do(BidMade(seats[p], who[p].contract(hand, p, cards[p], hand.outbidding(), rng)))
     while hand.phase in ("oder", "weiter_oder") and stock:
         do(UpcardShown(stock.pop()))
     while hand.phase == "join":
-        p = (hand.striker + hand.join_pos) % n
+        p = hand.whose_turn()
         do(BidMade(seats[p], "mitgehen" if who[p].along(hand, p, cards[p], rng) else "verzichten"))
     while hand.phase == "exchange":
-        p = hand._exchange_order()[hand.exchange_pos]
+        p = hand.whose_turn()
         held, count = who[p].exchange(hand, p, list(cards[p]), len(stock), rng)
         drawn = [stock.pop() for _ in range(count)]
         do(Exchanged(seats[p], count))

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.cards import SUITS
 from engine.kratzen import TELL_SUIT_NAMES, trick_winner_index
-from engine.kratzen_hand import CONTRACTS, KratzenHand
+from engine.kratzen_hand import KratzenHand
 from engine.kratzen_session import KratzenSession
 from engine.reasons import IllegalEvent
 
@@ -93,21 +93,15 @@ def _actions(hand: KratzenHand) -> dict[str, Any]:
         return {"cut": True}
     if phase in ("deal", "oder", "weiter_oder"):
         return {"upcard": hand.stock > 0}
+    turn = hand.whose_turn()
     if phase == "contract":
-        p = (hand.dealer + hand.bid_pos) % hand.n
-        higher = [c for c in reversed(CONTRACTS[1:])
-                  if hand.contract is None or CONTRACTS.index(c) > CONTRACTS.index(hand.contract)]
-        return {"bid": {"player": seats[p], "choices": [*higher, "weiter"]}}
+        return {"bid": {"player": seats[turn], "choices": [*reversed(hand.outbidding()), "weiter"]}}
     if phase == "join":
-        p = (hand.striker + hand.join_pos) % hand.n
-        return {"bid": {"player": seats[p], "choices": ["mitgehen", "verzichten"]}}
+        return {"bid": {"player": seats[turn], "choices": ["mitgehen", "verzichten"]}}
+    if phase == "exchange" and hand.shown_by:
+        return {"show": {"player": seats[turn], "count": hand.shown_by[turn]}}
     if phase == "exchange":
-        if hand.shown_by:
-            p, count = next(iter(hand.shown_by.items()))
-            return {"show": {"player": seats[p], "count": count}}
-        p = hand._exchange_order()[hand.exchange_pos]
-        return {"exchange": {"player": seats[p], "max": min(4, hand.stock)}}
+        return {"exchange": {"player": seats[turn], "max": min(4, hand.stock)}}
     if phase == "play":
-        turn = hand.whose_turn()
         return {"play": seats[turn] if turn is not None else None}
     return {}
