@@ -17,6 +17,7 @@ trick played into a pile in the middle). So a card is never recorded twice and n
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import hypot
 from pathlib import Path
 from typing import Any, Callable
 
@@ -26,7 +27,7 @@ from engine.cards import card
 from engine.events import CardCorrected, CardPlayed, Event, HandStarted, TrumpSixSwapped, UpcardShown
 from engine.hand import Hand, IllegalEvent
 from engine.session import Session
-from vision.recognize.geometry import box_under
+from vision.recognize.geometry import box_centre, box_diagonal, box_under
 
 from .layout import UPCARD, TableLayout
 from .stable import CardGone, CardLaid, Sides, Stabilizer
@@ -410,7 +411,8 @@ class Watcher:
                     other, since = self.vanished.get(code), s.first_seen - self._gone_at.get(code, -1e9)
                 if other is None or since > st.carried_for or s.first_seen < other.first_seen:
                     continue
-                if _near(other.box, s.box, st.carried_near):
+                apart = hypot(*np.subtract(box_centre(other.box), box_centre(s.box)))
+                if apart <= st.carried_near * box_diagonal(other.box):
                     return code
         return None
 
@@ -616,10 +618,3 @@ def save_snapshot(folder: Path, rgb: np.ndarray, name: str) -> str:
     folder.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(folder / name), rgb[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 80])
     return name
-
-
-def _near(a: tuple[float, float, float, float], b: tuple[float, float, float, float], diagonals: float) -> bool:
-    """Whether the centres of two boxes lie within ``diagonals`` of the first box's diagonal."""
-    diag = ((a[2] - a[0]) ** 2 + (a[3] - a[1]) ** 2) ** 0.5
-    dx, dy = (a[0] + a[2] - b[0] - b[2]) / 2, (a[1] + a[3] - b[1] - b[3]) / 2
-    return (dx * dx + dy * dy) ** 0.5 <= diagonals * diag
