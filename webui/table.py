@@ -131,11 +131,11 @@ def ledger_csv(session: Session) -> str:
     w = csv.writer(out)
     w.writerow(["hand", "player", "ante_rappen", "payout_rappen", "penalty_rappen", "balance_rappen"])
     balance: dict[str, int] = {}
-    settlements = [h.settlement() for h in session.hands] if isinstance(session, KratzenSession) \
-        else session.settlements()
+    kratzen = isinstance(session, KratzenSession)  # who antes varies by hand: each hand's antes
+    settlements = [h.settlement() for h in session.hands] if kratzen else session.settlements()
     for number, (hand, s) in enumerate(zip(session.hands, settlements), 1):
         for q, name in enumerate(hand.seats):
-            ante = hand.paid[q] if isinstance(session, KratzenSession) else hand.start.ante  # Kratzen: who antes varies
+            ante = hand.paid[q] if kratzen else hand.start.ante
             pay, pen = s.payouts.get(name, 0), s.penalties.get(name, 0)
             balance[name] = balance.get(name, 0) - ante + pay - pen
             w.writerow([number, name, ante, pay, pen, balance[name]])

@@ -214,12 +214,16 @@ function trickPanel(hand) {
       h("div", { class: "name" }, name),
       play ? cardEl(play.card, { role: "button", title: t("correct"), onclick: () => correct(play) }) : h("span", { class: "card empty" }, ""));
   }));
-  const done = h("ul", { class: "tricks", id: "tricks" }, hand.tricks.map(tr =>
-    h("li", {}, `${t("trick")} ${tr.number}: `, tr.cards.map(c => h("span", { class: "played" },
-      cardEl(c.card, { role: "button", onclick: () => correct({ card: c.card, position: hand.play_positions[c.card] }) }),
-      h("small", { class: "by" }, c.player))), " → ", h("b", { class: "winner" }, tr.winner))));
+  const done = trickList(hand.tricks, c => ({ role: "button", onclick: () => correct({ card: c.card, position: hand.play_positions[c.card] }) }));
   if (hand.phase === "done") return h("section", { class: "trick" }, h("h2", {}, t("tricks")), done);  // no empty seats after the hand
   return h("section", { class: "trick" }, h("h2", {}, `${t("trick")} ${cur ? cur.number : hand.tricks.length || ""}`), seats, done);
+}
+function trickList(tricks, attrs) {
+  // each trick played: its cards with who laid them, and its winner (``attrs``: a card's, e.g. tap to correct)
+  return h("ul", { class: "tricks", id: "tricks" }, tricks.map(tr =>
+    h("li", {}, `${t("trick")} ${tr.number}: `, tr.cards.map(c => h("span", { class: "played" },
+      cardEl(c.card, attrs ? attrs(c) : undefined), h("small", { class: "by" }, c.player))),
+      " → ", h("b", { class: "winner" }, tr.winner))));
 }
 function heldUpPanel(x) {
   // the hand waits for a card the player laid early: say which, and offer to take it as played now
@@ -233,14 +237,17 @@ function targetsPanel(hand) {
     h("tr", { class: x.made ? "made" : "" }, h("td", {}, x.player), h("td", {}, `${x.won} / ${x.target}`),
       h("td", {}, x.made ? "✓" : "")))));
 }
-function settlementPanel(st) {
+function settlementPanel(st, outcome = chratzeOutcome(st)) {
+  // who gets and who pays, how the hand ended where it was not played out (``outcome``), the next pot
   const rows = [];
   for (const [p, v] of Object.entries(st.payouts)) rows.push(h("li", {}, `${p} ${t("gets")} ${money(v)}`));
   for (const [p, v] of Object.entries(st.penalties)) rows.push(h("li", { class: "pays" }, `${p} ${t("pays")} ${money(v)}`));
-  if (st.outcome === "susi") rows.push(h("li", {}, `${t("susi")}: ${st.susi}`));
-  if (st.outcome === "passed_out") rows.push(h("li", {}, t("passed_out")));
+  if (outcome) rows.push(h("li", {}, outcome));
   rows.push(h("li", { class: "next" }, `${t("next_pot")}: ${money(st.carried_out)}`));
   return h("section", { class: "settlement", id: "settlement" }, h("h2", {}, t("settlement")), h("ul", {}, rows));
+}
+function chratzeOutcome(st) {
+  return st.outcome === "susi" ? `${t("susi")}: ${st.susi}` : st.outcome === "passed_out" ? t("passed_out") : "";
 }
 function cameraPanel(cam) {
   const kind = cam.state === "watching" ? "ok" : cam.state;
@@ -295,6 +302,14 @@ function startControls(s, box) {
       send("/api/hand/start", body);
     } }, hand ? t("next_hand") : t("start_hand")));
 }
+function bidButtons(player, bids) {
+  return h("div", { class: "bids", "data-player": player }, h("span", {}, `${player} ${t("says")}:`),
+    bids.map(b => h("button", { class: `bid ${b}`, "data-bid": b, onclick: () => send("/api/bid", { player, bid: b }) }, t("bid_" + b))));
+}
+function exchangeButtons(ex, says) {
+  return h("div", { class: "exchange" }, h("span", {}, `${ex.player} ${says}:`),
+    [...Array(ex.max + 1).keys()].map(n => h("button", { "data-count": n, onclick: () => send("/api/exchange", { player: ex.player, count: n }) }, n)));
+}
 function controls(s) {
   const hand = s.hand, box = h("section", { class: "controls", id: "controls" });
   if (!hand || hand.phase === "done") {
@@ -304,14 +319,8 @@ function controls(s) {
     if (hand.phase === "deal")
       box.append(h("button", { class: "primary", id: "set-upcard", onclick: () => pickCard(t("set_upcard"),
         c => send("/api/upcard", { card: c }), hand.upcards) }, t("set_upcard")));
-    for (const [player, bids] of Object.entries(acts.bids || {}))
-      box.append(h("div", { class: "bids", "data-player": player }, h("span", {}, `${player} ${t("says")}:`),
-        bids.map(b => h("button", { class: `bid ${b}`, "data-bid": b, onclick: () => send("/api/bid", { player, bid: b }) }, t("bid_" + b)))));
-    if (acts.exchange) {
-      const ex = acts.exchange;
-      box.append(h("div", { class: "exchange" }, h("span", {}, `${ex.player} ${t("exchange")}:`),
-        [...Array(ex.max + 1).keys()].map(n => h("button", { "data-count": n, onclick: () => send("/api/exchange", { player: ex.player, count: n }) }, n))));
-    }
+    for (const [player, bids] of Object.entries(acts.bids || {})) box.append(bidButtons(player, bids));
+    if (acts.exchange) box.append(exchangeButtons(acts.exchange, t("exchange")));
     if (acts.swap && acts.swap.length)
       box.append(h("div", { class: "swap" }, h("span", {}, `${t("swap")}:`),
         acts.swap.map(p => h("button", { onclick: () => send("/api/swap", { player: p }) }, p))));
@@ -358,19 +367,11 @@ function kratzenTricks(hand) {
     return h("div", { class: `seat${hand.actions.play === name ? " turn" : ""}${hand.active.includes(name) ? "" : " out"}` },
       h("div", { class: "name" }, name), play ? cardEl(play.card) : h("span", { class: "card empty" }, ""));
   })) : null;
-  const done = h("ul", { class: "tricks", id: "tricks" }, hand.tricks.map(tr =>
-    h("li", {}, `${t("trick")} ${tr.number}: `, tr.cards.map(c => h("span", { class: "played" }, cardEl(c.card),
-      h("small", { class: "by" }, c.player))), " → ", h("b", { class: "winner" }, tr.winner))));
+  const done = trickList(hand.tricks);
   return h("section", { class: "trick" }, h("h2", {}, cur ? `${t("trick")} ${cur.number}` : t("tricks")), seats, done);
 }
 function kratzenSettlement(hand) {
-  const st = hand.settlement, rows = [];
-  for (const [p, v] of Object.entries(st.payouts)) rows.push(h("li", {}, `${p} ${t("gets")} ${money(v)}`));
-  for (const [p, v] of Object.entries(st.penalties)) rows.push(h("li", { class: "pays" }, `${p} ${t("pays")} ${money(v)}`));
-  if (hand.result === "passed") rows.push(h("li", {}, t("k_passed")));
-  if (hand.result === "alone") rows.push(h("li", {}, t("k_alone")));
-  rows.push(h("li", { class: "next" }, `${t("next_pot")}: ${money(st.carried_out)}`));
-  return h("section", { class: "settlement", id: "settlement" }, h("h2", {}, t("settlement")), h("ul", {}, rows));
+  return settlementPanel(hand.settlement, { passed: t("k_passed"), alone: t("k_alone") }[hand.result] || "");
 }
 function pickCards(title, count, onPick, first) {
   // several cards one after the other (a cut's second card, the cards bought face up)
@@ -391,16 +392,8 @@ function kratzenControls(s) {
     }, [], KRATZEN_DECK) }, t("k_cut")));
     if (acts.upcard) box.append(h("button", { class: "primary", id: "set-upcard", onclick: () => pickCard(t("set_upcard"),
       c => send("/api/upcard", { card: c }), hand.upcards, KRATZEN_DECK) }, t("set_upcard")));
-    if (acts.bid) {
-      const { player, choices } = acts.bid;
-      box.append(h("div", { class: "bids", "data-player": player }, h("span", {}, `${player} ${t("says")}:`),
-        choices.map(b => h("button", { class: `bid ${b}`, "data-bid": b, onclick: () => send("/api/bid", { player, bid: b }) }, t("bid_" + b)))));
-    }
-    if (acts.exchange) {
-      const ex = acts.exchange;
-      box.append(h("div", { class: "exchange" }, h("span", {}, `${ex.player} ${t("k_buys")}:`),
-        [...Array(ex.max + 1).keys()].map(n => h("button", { "data-count": n, onclick: () => send("/api/exchange", { player: ex.player, count: n }) }, n))));
-    }
+    if (acts.bid) box.append(bidButtons(acts.bid.player, acts.bid.choices));
+    if (acts.exchange) box.append(exchangeButtons(acts.exchange, t("k_buys")));
     if (acts.show) box.append(h("button", { class: "primary", id: "k-show", onclick: () => pickCards(`${acts.show.player} ${t("k_shows")}`,
       acts.show.count, cards => send("/api/shown", { player: acts.show.player, cards })) }, `${acts.show.player} ${t("k_shows")}`));
     if (acts.play) box.append(h("button", { class: "primary", id: "play", onclick: () => pickCard(`${t("play_card")} ${acts.play}`,
