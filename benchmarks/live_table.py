@@ -3,6 +3,7 @@
     python benchmarks/live_table.py --hands 20            # the shipped model, the tuning world
     python benchmarks/live_table.py --world held-out --hands 40 --mix   # held-out: report figures
     python benchmarks/live_table.py --hands 20 --reader truth   # perfect detector, 10 % misreads
+    python benchmarks/live_table.py --ruleset kratzen --world held-out --hands 20   # hands of Kratzen
 
 Each hand is a random simulated hand (3-6 players, some illegal plays), rendered with a Swiss
 pack (French and German in turn) in a world of :mod:`datasets.held_out`: the tuning world (640x480,
@@ -10,7 +11,10 @@ pack (French and German in turn) in a world of :mod:`datasets.held_out`: the tun
 rates, tilts to 40 degrees, webcam JPEG and blur, the pack reprinted); its seeds start at
 ``HELD_OUT_SEED``. The taps (bids, exchanges) are entered at their moments; the camera's asks are
 answered from the true record at once (a person would take a second or two). ``--mix``: every
-other pair of hands is played into a pile in the middle. Prints, per hand and in all: whether the
+other pair of hands is played into a pile in the middle. ``--ruleset kratzen``: each hand is the second of a
+simulated evening of Kratzen (so mostly not a Muss: contracts, Oder, play or drop, the exchange tapped),
+played by the heuristic bot and random players in turn, with the 33 cards of the Tell pack read off a
+Swiss pack; the camera joins the evening after its first hand. Prints, per hand and in all: whether the
 refereed result (trick winners, flags, pot, payouts) equals the record's, wrong card events,
 missed events, cards first recorded wrong and corrected by the camera's own re-read, processed
 frames per second, and the time from a card lying still to its right event (the frames it took,
@@ -39,6 +43,9 @@ from datasets.fetched import load as load_fetched  # noqa: E402
 from datasets.held_out import HELD_OUT_SEED, TUNING, WORLDS, World  # noqa: E402
 from datasets.virtual_table import render_hand, table_events  # noqa: E402
 from engine.events import CardCorrected, CardPlayed, UpcardShown  # noqa: E402
+from engine.kratzen_hand import KratzenHand  # noqa: E402
+from engine.kratzen_session import KratzenSession  # noqa: E402
+from engine.kratzen_simulate import simulate_kratzen_session  # noqa: E402
 from engine.session import Session, resolve  # noqa: E402
 from engine.simulate import simulate_hand  # noqa: E402
 from vision.table.answers import RecordAnswers  # noqa: E402
@@ -51,12 +58,20 @@ from vision.table.watch import Watcher  # noqa: E402
 
 
 def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False, world: World = TUNING,
-             tracker: dict | None = None, pack: str | None = None, swap_tap_after: float | None = None) -> dict:
+             tracker: dict | None = None, pack: str | None = None, swap_tap_after: float | None = None,
+             ruleset: str = "chratze") -> dict:
     """One hand; ``pack``: a fetched pack (datasets.fetched) played as it is, not reprinted: a table's own.
     ``swap_tap_after``: the table taps who swapped the trump 6 only this long after the cards changed (the
     camera may see it first); None: as the swap happens."""
-    sim = simulate_hand(random.Random(seed), players=3 + seed % 4, illegal_rate=0.1)
-    record = table_events(sim.events)
+    if ruleset == "kratzen":
+        players = 3 + seed % 4
+        evening = simulate_kratzen_session(random.Random(seed), 2, players, KratzenSession(),
+                                           bots=("hr" * players)[:players])
+        record, rules, muss = table_events(evening.hands[-1].events), evening.rules, evening.hands[-1].muss
+        before, truth = evening.hands[0].events, [h.events for h in evening.hands]
+    else:
+        sim = simulate_hand(random.Random(seed), players=3 + seed % 4, illegal_rate=0.1)
+        record, rules, muss, before, truth = table_events(sim.events), None, False, [], [table_events(sim.events)]
     draw = world.draw(seed) if world.held_out else None
     if pack:
         faces = load_fetched(pack)
@@ -64,13 +79,13 @@ def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False
     else:
         pack = SCANNED_PACKS[seed % 2]
         faces = scanned_pack(pack)
-    vh = render_hand(record, faces, seed=seed, pile=pile, draw=draw)
+    vh = render_hand(record, faces, seed=seed, pile=pile, draw=draw, rules=rules, muss=muss)
     frames = vh.frames()  # rendered as they are read; only processing is timed
-    session = Session()
+    session = KratzenSession(rules, events=before) if ruleset == "kratzen" else Session()
     watcher = Watcher(session, TableLayout.from_dict({"zones": vh.zones}) if zones else None, Stabilizer(**(tracker or {})))
     camera = TruthCamera(frames, np.random.default_rng(seed))
     table = LiveTable(watcher, recognizer if reader == "model" else camera.read)
-    answers = RecordAnswers([record])
+    answers = RecordAnswers(truth)
     asks: list = []
     taps = [(tap.t, tap.event) for tap in vh.taps]
     if swap_tap_after is not None:
@@ -89,11 +104,19 @@ def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False
     missed_asks = sum(a["kind"] == "missed" for a in asks)
     missed_real = sum(a["kind"] == "missed" and a.get("answer") not in (None, "none") for a in asks)
     return {"seed": seed, "players": len(record[0].seats), "pack": pack, "same": check.same_result,
+            "kind": _kind(session.current),
             "asks": len(asks), "asked_wrong": asked_wrong, "missed_asks": missed_asks, "missed_real": missed_real, "size": vh.size, "fps_source": vh.fps,
             "pile": pile, "events": _event_rows(record, session) + [_ask_row(a) for a in asks],
             "wrong": check.wrong_card_events, "missed": check.missed, "fps": 1 / per_frame if per_frame else 0,
             "latency": lat, "corrected": corrected, "left": left, "details": check.details,
             "state": watcher.status()["state"], "swap": _swap_row(record, session)}
+
+
+def _kind(hand) -> str:
+    """Kratzen: the Muss or the contract played, and how the hand ended; Chratze: how it ended."""
+    if isinstance(hand, KratzenHand):
+        return f"{'muss' if hand.muss else hand.contract or 'no contract'}/{hand.result}"
+    return str(hand.result) if hand is not None else "-"
 
 
 def _swap_row(record: list, session: Session) -> dict | None:
@@ -163,6 +186,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--reuse", type=int, default=2, help="frames a still card keeps its class (0: classify every frame)")
     ap.add_argument("--pack", help="play every hand with this fetched pack as it is (e.g. kennard, which no network "
                                    "saw: python -m datasets.fetched); default: the Swiss scans, reprinted in held-out")
+    ap.add_argument("--ruleset", choices=["chratze", "kratzen"], default="chratze",
+                    help="the game played (kratzen: the second hand of a simulated evening)")
     ap.add_argument("--verbose", action="store_true")
     model_options(ap)
     args = ap.parse_args(argv)
@@ -177,14 +202,15 @@ def main(argv: list[str] | None = None) -> None:
     for seed in range(first, first + args.hands):
         pile = args.pile or (args.mix and (seed - first) // 2 % 2 == 1)
         tracker = {} if args.ask_support is None else {"ask_support": args.ask_support}
-        r = one_hand(seed, args.reader, recognizer, not (args.no_zones or pile), pile, world, tracker, args.pack)
+        r = one_hand(seed, args.reader, recognizer, not (args.no_zones or pile), pile, world, tracker, args.pack,
+                     ruleset=args.ruleset)
         rows.append(r)
         if dump:
             for e in r["events"]:
                 dump.write(json.dumps({"seed": seed, "world": world.name, "pile": pile, **e}) + "\n")
             dump.flush()
         lat = r["latency"]
-        print(f"hand seed {seed:3d}  {r['players']} players  {r['pack']:12s}  {r['size'][0]}x{r['size'][1]}@"
+        print(f"hand seed {seed:3d}  {r['players']} players  {r['kind']:14s}  {r['pack']:12s}  {r['size'][0]}x{r['size'][1]}@"
               f"{r['fps_source']:.0f}{' pile' if pile else ''}  same result: {str(r['same']):5s}  "
               f"wrong events: {r['wrong']}  asks: {r['asks']} ({r['asked_wrong']} read wrong, {r['missed_asks']} "
               f"turns passed, {r['missed_real']} of them a card missed)  "
@@ -197,7 +223,7 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"    {d}")
     lat = [x for r in rows for x in r["latency"]]
     same = sum(r["same"] for r in rows)
-    print(f"\nworld: {world.name}; pack: {args.pack or 'the Swiss scans'}; deck: {args.deck or 'none'}; "
+    print(f"\nruleset: {args.ruleset}; world: {world.name}; pack: {args.pack or 'the Swiss scans'}; deck: {args.deck or 'none'}; "
           f"reader: {args.reader}; zones: {not (args.no_zones or args.pile)}; pile: "
           f"{'half' if args.mix else args.pile}; reuse: {args.reuse}; {len(rows)} hands in {time.time() - t0:.0f} s")
     print(f"same result as the record: {same}/{len(rows)}")

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from engine import history
 from engine.events import HandStarted
+from engine.kratzen import KratzenRules
+from engine.kratzen_session import KratzenSession
 from engine.report import format_text, session_summary
 from engine.rules import HouseRules, RulesError
 from engine.session import Session
@@ -37,17 +39,21 @@ def _taps(path: str) -> list:
         raise SystemExit(f"chratze: {exc}") from None
 
 
-def _session_from(record: Path | None, pot: int = 0, ante: int | None = None):
-    """The session to continue: the record file if it exists (a restart loses nothing); else a new one
-    with ``pot`` Rappen already in the pot and the ante ``ante`` (else the rules' default)."""
+def _session_from(record: Path | None, pot: int = 0, ante: int | None = None, ruleset: str | None = None):
+    """The session to continue: the record file if it exists (a restart loses nothing; its own game);
+    else a new evening of ``ruleset`` (default Chratze) with ``pot`` Rappen already in the pot and the
+    ante ``ante`` (else the rules' default)."""
     if record is None or not record.exists():
+        if ruleset == "kratzen":
+            return KratzenSession(KratzenRules(ante=ante) if ante is not None else None, opening_pot=pot)
         return Session(HouseRules(ante=ante) if ante is not None else None, opening_pot=pot)
     result = history.read(record.read_text(encoding="utf-8"))
     for p in result.problems:
         print(f"{record}: {p}", file=sys.stderr)
-    if not isinstance(result.session, Session):  # the camera referees Chratze only (issue 43)
-        raise SystemExit(f"chratze: {record} is an evening of {result.session.ruleset.capitalize()}, which the live "
-                         "table cannot referee yet; record to another file")
+    kept = getattr(result.session, "ruleset", "chratze")
+    if ruleset is not None and ruleset != kept:
+        raise SystemExit(f"chratze: {record} is an evening of {kept.capitalize()}, not {ruleset.capitalize()}; "
+                         "record to another file")
     return result.session
 
 
@@ -79,7 +85,7 @@ def _watch(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        session = _session_from(record, args.pot, args.ante)
+        session = _session_from(record, args.pot, args.ante, args.ruleset)
     except (ValueError, RulesError) as exc:
         print(f"chratze watch: {exc}", file=sys.stderr)
         return 2
@@ -159,8 +165,8 @@ def _mat(args: argparse.Namespace) -> int:
 def _virtual_table(args: argparse.Namespace) -> int:
     from vision.table.virtual import write_virtual_table
 
-    vh, events, rules = _rendered(Path(args.record), args.hand, args.seed, args.pack)
-    write_virtual_table(vh, Path(args.out), events, rules)
+    vh, events, rules, before = _rendered(Path(args.record), args.hand, args.seed, args.pack)
+    write_virtual_table(vh, Path(args.out), events, rules, before)
     return 0
 
 
@@ -180,7 +186,7 @@ def _demo(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     print(f"rendering hand {args.hand} of {EXAMPLE.name} as a webcam video (no camera attached) ...", flush=True)
-    vh, record, rules = _rendered(EXAMPLE, args.hand, args.seed)
+    vh, record, rules, _ = _rendered(EXAMPLE, args.hand, args.seed)
     write_virtual_table(vh, out, record, rules)
     # `watch` on the rendered video, with this command's model options as they are (every one of them); the
     # camera's asks answered from the true hand, as the players at the table would answer them
@@ -188,7 +194,7 @@ def _demo(args: argparse.Namespace) -> int:
                                "taps": str(out / "taps.json"), "record": str(out / "record.json"),
                                "answers": str(out / "answers.json"),
                                "snapshots": str(out / "snapshots"), "annotate": str(out / "annotated.avi"),
-                               "show": False, "seats": None, "dealer": None})
+                               "show": False, "seats": None, "dealer": None, "ruleset": None})
     if (out / "record.json").exists():
         (out / "record.json").unlink()
     rc = _watch(ns)
@@ -218,6 +224,9 @@ def add_commands(sub) -> None:
                                                        "(a table that starts recording mid-evening)")
     p.add_argument("--ante", type=int, help="the ante in Rappen each player pays into the pot per hand "
                                             "(default: the house rules')")
+    p.add_argument("--ruleset", choices=["chratze", "kratzen"],
+                   help="the game of a new record (default chratze; a record continued keeps its own game). Kratzen: "
+                        "the camera records the cards turned and played; the cut, contracts and exchanges are tapped")
     p.add_argument("--answers", help="a hand history of the true hands (the format `replay` reads): the camera's "
                                      "questions about unsure cards are answered from it, for offline runs; without "
                                      "it they stay open and the record waits, as at a table nobody answers")

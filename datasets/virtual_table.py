@@ -2,8 +2,10 @@
 
 Cards arrive one by one at the players' places, carried in by a hand; the upcard lies beside
 the face-down stock; a trick is gathered by its winner's hand; a failed auction brings a new
-upcard and the trump 6 can be swapped in. Everything the camera cannot see (bids, exchanges,
-who swapped) comes out as timed *taps*, what a person enters on the tablet. Each visible change
+upcard and the trump 6 can be swapped in. A hand of Kratzen (rules given as ``KratzenRules``) turns its
+cards on the same spot, two at most lying at once, and the dealer takes them up before the first card is
+played. Everything the camera cannot see (bids, contracts, the cut, exchanges, who swapped) comes out as
+timed *taps*, what a person enters on the tablet. Each visible change
 also comes out as ground truth (:class:`Visual`) with the moment the card lay still, so the
 live table can be tested end to end and its latency measured.
 
@@ -30,6 +32,8 @@ from engine.events import (
     UpcardShown,
 )
 from engine.hand import Hand
+from engine.kratzen import KratzenRules
+from engine.kratzen_hand import KratzenHand
 from engine.rules import HouseRules
 
 from .art import BACK
@@ -240,14 +244,16 @@ class VirtualHand:
 
 
 # --------------------------------------------------------------------------- building
-def render_hand(events: list[Event], pack: dict[str, np.ndarray], seed: int, rules: HouseRules | None = None,
-                size: tuple[int, int] = (640, 480), max_tilt_deg: float = 35.0, fps: float = FPS,
-                pile: bool = False, draw: TableDraw | None = None, top: str | None = None) -> VirtualHand:
+def render_hand(events: list[Event], pack: dict[str, np.ndarray], seed: int,
+                rules: HouseRules | KratzenRules | None = None, size: tuple[int, int] = (640, 480),
+                max_tilt_deg: float = 35.0, fps: float = FPS, pile: bool = False, draw: TableDraw | None = None,
+                top: str | None = None, muss: bool = False) -> VirtualHand:
     """Lay out one hand's effective events (``HandStarted`` first) on a virtual table. ``pile``:
     every card of a trick is played into one pile in the middle, at any angle, each over the last
     (the zones then say nothing of who played it). ``draw``: a table of a world
     (:mod:`datasets.held_out`), which then sets the size, frame rate, tilt, cloth, camera and print.
-    ``top``: the table top by name (:func:`datasets.cloths.cloth`), e.g. the demo's ``"baize"``."""
+    ``top``: the table top by name (:func:`datasets.cloths.cloth`), e.g. the demo's ``"baize"``.
+    ``rules`` of Kratzen render a hand of Kratzen; ``muss``: that hand is a Muss (the first of an evening)."""
     start = events[0]
     if not isinstance(start, HandStarted):
         raise ValueError("a hand's events begin with hand_started")
@@ -260,7 +266,7 @@ def render_hand(events: list[Event], pack: dict[str, np.ndarray], seed: int, rul
             pack = reprint(pack, seed)
     seats = _seat_positions(start.seats, rng)
     hom = _fit_camera(rng, size, math.radians(rng.uniform(0, max_tilt_deg)), seats, frame_in_cards)
-    builder = _Timeline(start, rules or HouseRules(), seats, rng, pile)
+    builder = _Timeline(start, rules or HouseRules(), seats, rng, pile, muss)
     for ev in events:
         builder.add(ev)
     builder.finish()
@@ -326,10 +332,12 @@ class _Timeline:
     STOCK = (-0.95, 0.0)
     PILE = (0.5, -1.1)  # the middle of the table, clear of the row of upcards
 
-    def __init__(self, start: HandStarted, rules: HouseRules, seats: dict, rng: np.random.Generator,
-                 pile: bool = False) -> None:
+    def __init__(self, start: HandStarted, rules: HouseRules | KratzenRules, seats: dict, rng: np.random.Generator,
+                 pile: bool = False, muss: bool = False) -> None:
         self.rules, self.seats, self.rng, self.pile = rules, seats, rng, pile
-        self.hand = Hand(start, rules)
+        self.kratzen = isinstance(rules, KratzenRules)
+        self.hand = KratzenHand(start, muss, rules) if self.kratzen else Hand(start, rules)
+        self.turned: dict[int, CardOnTable] = {}  # Kratzen: the cards turned still lying, by slot on the spot
         self.t = 0.6
         self.cards: list[CardOnTable] = [CardOnTable(BACK, (*self.STOCK, 0.05), -1, -1)]
         self.motions: list[HandMotion] = []
@@ -351,13 +359,16 @@ class _Timeline:
         elif isinstance(ev, TrumpSixSwapped):
             self._swap(ev)
         elif isinstance(ev, CardPlayed):
+            if self.turned:  # Kratzen: the turned cards are the dealer's, taken up before the play
+                self._take_turned(list(self.turned))
             self._play(ev.player, ev.card.code)
         else:
             self._tap(ev)
             if isinstance(ev, BidMade) and ev.bid == "blind" and self.upcard_obj is not None:
                 self._take_upcard(self.hand.seats[self.hand.dealer])
         if len(self.hand.tricks) > tricks_before:
-            self._gather(self.hand.seats[self.hand.tricks[-1].winner])
+            last = self.hand.winners()[-1] if self.kratzen else self.hand.tricks[-1].winner
+            self._gather(self.hand.seats[last])
 
     def _tap(self, ev: Event) -> None:
         self.taps.append(Tap(self.t, ev))
@@ -373,9 +384,18 @@ class _Timeline:
 
     def _upcard(self, code: str) -> None:
         k = len(self.hand.upcards) - 1
+        if self.kratzen:  # two slots on the spot: the oldest card turned is taken up to free one
+            free = [j for j in (0, 1) if j not in self.turned]
+            if not free:
+                oldest = min(self.turned, key=lambda j: self.turned[j].t_in)
+                self._take_turned([oldest])
+                free = [oldest]
+            k = free[0]
         pose = (self.UPCARD[0] + UPCARD_STEP * k, self.UPCARD[1] + self.rng.normal(0, 0.03), self.rng.normal(0, 0.06))
         dealer = self.hand.seats[self.hand.dealer]
         self.upcard_obj = self._bring(code, dealer, pose)
+        if self.kratzen:
+            self.turned[k] = self.upcard_obj
         self.visuals.append(Visual(self.upcard_obj.t_still, "upcard", code))
 
     def _take_upcard(self, player: str) -> None:
@@ -383,6 +403,17 @@ class _Timeline:
         arm = self.seats[player][1]
         c.t_out, c.t_gone, c.exit = self.t + 0.3, self.t + 0.7, (arm[0] * 0.6, arm[1] * 0.6)
         self.motions.append(HandMotion(self.t, self.t + 1.0, arm, c.pose[:2], self.skin[player]))
+        self.t += 1.2
+        self.upcard_obj = None
+
+    def _take_turned(self, slots: list[int]) -> None:
+        """Kratzen: the dealer takes the turned cards in ``slots`` up, in one reach."""
+        arm = self.seats[self.hand.seats[self.hand.dealer]][1]
+        for j in slots:
+            c = self.turned.pop(j)
+            c.t_out, c.t_gone, c.exit = self.t + 0.3, self.t + 0.7, (arm[0] * 0.6, arm[1] * 0.6)
+            target = c.pose[:2]
+        self.motions.append(HandMotion(self.t, self.t + 1.0, arm, target, self.skin[self.hand.seats[self.hand.dealer]]))
         self.t += 1.2
         self.upcard_obj = None
 

@@ -288,6 +288,10 @@ class KratzenHand:
                                                     f"obligations: {c}, played later, was held")
 
     # ------------------------------------------------------------------ queries
+    def winners(self) -> list[int]:
+        """The seat that won each trick played out, in order."""
+        return [t[trick_winner_index([x.card for x in t], self.trump)].player for t in self.tricks]
+
     def settlement(self) -> KratzenSettlement:
         """The hand's money: none before it is over; the striker alone takes the pot."""
         if self.result == "played":

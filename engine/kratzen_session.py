@@ -11,7 +11,7 @@ from .kratzen import KratzenRules
 from .kratzen_hand import KratzenHand
 from .ledger import Payment, settle_up
 from .reasons import IllegalEvent, refused
-from .session import resolve
+from .session import Effective, resolve
 
 
 class KratzenSession:
@@ -25,6 +25,7 @@ class KratzenSession:
         self.meta, self.opening_pot = dict(meta or {}), opening_pot
         self.log: list[Event] = []
         self.hands: list[KratzenHand] = []
+        self.positions: list[list[int]] = []  # the raw log position of each event of each hand, as Session's
         for ev in events:
             self.record(ev)
 
@@ -35,20 +36,30 @@ class KratzenSession:
         if isinstance(event, (Undo, CardCorrected, PlayMoved)):
             if isinstance(event, PlayMoved):
                 raise IllegalEvent("a play is not moved in Kratzen", "kratzen", {"reason": "no moves"})
-            self.hands = self._fold([e.event for e in resolve(log)])
+            self.hands, self.positions = self._fold(resolve(log))
         else:
             self._apply(self.hands, event)
+            self._place(self.positions, event, len(log) - 1)
         self.log = log
         return len(log) - 1
 
     def undo(self) -> int:
         return self.record(Undo())
 
-    def _fold(self, events: list[Event]) -> list[KratzenHand]:
+    def _fold(self, effective: list[Effective]) -> tuple[list[KratzenHand], list[list[int]]]:
         hands: list[KratzenHand] = []
-        for ev in events:
-            self._apply(hands, ev)
-        return hands
+        positions: list[list[int]] = []
+        for e in effective:
+            self._apply(hands, e.event)
+            self._place(positions, e.event, e.position)
+        return hands, positions
+
+    @staticmethod
+    def _place(positions: list[list[int]], event: Event, position: int) -> None:
+        if isinstance(event, HandStarted):
+            positions.append([position])
+        else:
+            positions[-1].append(position)
 
     def _apply(self, hands: list[KratzenHand], event: Event) -> None:
         if isinstance(event, HandStarted):

@@ -598,3 +598,47 @@ def test_an_evening_of_kratzen_is_chosen_in_setup_and_tapped_through_on_the_page
         assert page.locator("#picker-cards [data-card='6d']").inner_text() == "Weli"
         page.keyboard.press("Escape")
         page.screenshot(path=str(SHOTS / "kratzen.png"))
+
+
+def test_on_an_evening_of_kratzen_the_page_asks_the_cameras_question_and_a_tap_answers_it(browser, tmp_path):
+    """The camera reads a Six the Tell pack does not hold at Anna's place: the page shows the question in
+    the Kratzen view with the likely cards, and a tap on the Weli records Anna's play."""
+    from dataclasses import dataclass, field
+
+    from engine.cards import card
+    from engine.events import CutShown, UpcardShown
+    from engine.kratzen_session import KratzenSession
+    from vision.table.layout import TableLayout
+    from vision.table.watch import Watcher
+
+    @dataclass
+    class Read:
+        card: str
+        box: tuple
+        confidence: float = 0.9
+        alternatives: list = field(default_factory=lambda: [("6d", 0.3)])
+        corners: list = field(default_factory=list)
+
+    app = create_app(tmp_path, pin=PIN)
+    s = app.extensions["table"]
+    s.replace_session(KratzenSession())
+    layout = TableLayout.from_dict({"zones": {"Anna": [[0, 0], [200, 0], [200, 200], [0, 200]],
+                                              "upcard": [[300, 0], [500, 0], [500, 200], [300, 200]]}})
+    s.watcher = Watcher(s.session, layout, on_record=s.on_watcher_record)
+    s.start_hand(["Anna", "Beat", "Cla"], "Anna")
+    for ev in (CutShown((card("9s"),)), UpcardShown(card("Kh"))):
+        s.record(ev)
+    with s.lock:  # two seconds of frames: a card lies at Anna's place, read as the 6h
+        for k in range(40):
+            s.watcher.reads([Read("6h", (50, 50, 110, 140))], 0.05 * k)
+        s.bump()
+    with serving(app) as url, landscape_page(browser, pin=PIN) as page:
+        page.goto(url + "/")
+        page.wait_for_selector("section.ask")
+        assert "Anna" in page.inner_text("section.ask h2")
+        page.screenshot(path=str(SHOTS / "kratzen-camera-ask.png"))
+        page.locator("section.ask button.choice").first.click()
+        page.wait_for_function("STATE && STATE.hand && STATE.hand.current_trick "
+                               "&& STATE.hand.current_trick.cards.length === 1")
+        assert [(e.player, e.card.code) for e in s.session.current.events if e.type == "play"] == [("Anna", "6d")]
+        assert page.locator("section.ask").count() == 0

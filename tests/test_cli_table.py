@@ -78,3 +78,44 @@ def test_watch_starts_a_new_record_with_a_carried_pot_and_ante(tmp_path, capsys)
     assert session.opening_pot == 340 and session.rules.ante == 50 and session.pot == 340 + 150
     assert main(["watch", "--source", str(frames), "--record", str(record), "--pot", "10"]) == 2
     assert "its own pot and ante" in capsys.readouterr().err
+
+
+def test_watch_starts_a_new_evening_of_kratzen_and_keeps_each_record_to_its_game(tmp_path, capsys):
+    import cv2
+    import numpy as np
+
+    from engine import history
+
+    record, frames = tmp_path / "kratzen.json", tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "000.png"), np.full((120, 160, 3), 90, np.uint8))  # an empty table
+    assert main(["watch", "--source", str(frames), "--record", str(record), "--seats", "Anna,Beat,Cla",
+                 "--ruleset", "kratzen", "--corners", "none"]) == 0
+    session = history.loads(record.read_text())
+    assert session.ruleset == "kratzen" and session.current.muss and session.current.phase == "cut"
+    with pytest.raises(SystemExit, match="Kratzen, not Chratze"):
+        main(["watch", "--source", str(frames), "--record", str(record), "--ruleset", "chratze"])
+
+
+@pytest.mark.slow
+def test_a_hand_of_kratzen_rendered_from_its_record_is_refereed_by_watch_from_the_video(tmp_path, capsys):
+    """The second hand of an evening (a hop, Oder turning three cards, a drop, cards bought face up): the
+    networks read the video, ``--record`` continues the evening before it, the answers file the asks."""
+    import random
+
+    from engine import history
+    from engine.kratzen_session import KratzenSession
+    from engine.kratzen_simulate import simulate_kratzen_session
+    from vision.table.check import check_hand
+
+    evening = simulate_kratzen_session(random.Random(74), 2, 4, KratzenSession(), bots="rrrr")
+    path, out = tmp_path / "kratzen.json", tmp_path / "table"
+    path.write_text(history.dumps(evening), encoding="utf-8")
+    assert main(["virtual-table", str(path), "--hand", "2", "--out", str(out), "--pack", "swiss-german"]) == 0
+    assert main(["watch", "--source", str(out / "table.avi"), "--layout", str(out / "layout.json"),
+                 "--taps", str(out / "taps.json"), "--record", str(out / "evening.json"),
+                 "--answers", str(out / "answers.json")]) == 0
+    session = history.loads((out / "evening.json").read_text(encoding="utf-8"))
+    check = check_hand([ev for ev in evening.hands[1].events if ev.type != "hands_known"], session)
+    assert check.details == [] and check.same_result and check.wrong_card_events == 0
+    assert session.balances == evening.balances

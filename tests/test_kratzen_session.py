@@ -6,7 +6,7 @@ import random
 import pytest
 
 from engine import history
-from engine.events import Undo
+from engine.events import CardCorrected, Undo
 from engine.kratzen_session import KratzenSession
 from engine.kratzen_simulate import simulate_kratzen_session
 from engine.reasons import IllegalEvent
@@ -83,10 +83,21 @@ def test_money_is_conserved_over_random_evenings(players):
         assert sum(s.balances.values()) + s.pot == 0
 
 
-def test_the_live_table_will_not_continue_an_evening_of_kratzen(tmp_path):
+def test_the_live_table_continues_an_evening_of_kratzen_in_its_own_game(tmp_path):
     from chratze.table_cli import _session_from
 
     path = tmp_path / "kratzen.json"
     path.write_text(history.dumps(evening(2)), encoding="utf-8")
-    with pytest.raises(SystemExit, match="Kratzen"):
-        _session_from(path)
+    assert _session_from(path).balances == evening(2).balances
+    assert isinstance(_session_from(tmp_path / "new.json", ruleset="kratzen"), KratzenSession)
+    with pytest.raises(SystemExit, match="Kratzen, not Chratze"):
+        _session_from(path, ruleset="chratze")
+
+
+def test_each_event_of_a_hand_has_its_place_in_the_log_after_an_undo_and_a_correction():
+    s = evening(2)
+    s.undo()
+    played = next(p for p, ev in zip(s.positions[-1], s.current.events) if ev.type == "play")
+    s.record(CardCorrected(played, s.log[played].card))
+    assert [s.log[p] for p in s.positions[-1]][1:] == s.current.events[1:]
+    assert [len(p) for p in s.positions] == [len(h.events) for h in s.hands]

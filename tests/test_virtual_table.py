@@ -10,6 +10,8 @@ from datasets.art import scanned_pack
 from datasets.virtual_table import render_hand, table_events
 from vision.table.virtual import TruthCamera
 from engine.events import CardPlayed, UpcardShown
+from engine.kratzen_session import KratzenSession
+from engine.kratzen_simulate import simulate_kratzen_session
 from engine.session import Session
 from engine.simulate import simulate_hand
 from vision.table.layout import TableLayout
@@ -107,11 +109,47 @@ def _pile_hand(seed: int, pack: str):
     return left, check_hand(record, session)
 
 
+@pytest.fixture(scope="module")
+def kratzen():
+    """The second hand of an evening of Kratzen: a hop at the cut, Oder turning three cards, a player who
+    drops, cards bought face up (seed 74 of random play, picked for having all of these)."""
+    evening = simulate_kratzen_session(random.Random(74), 2, 4, KratzenSession(), bots="rrrr")
+    record, before = table_events(evening.hands[-1].events), evening.hands[0].events
+    vh = render_hand(record, scanned_pack("swiss-german"), seed=74, size=SIZE, rules=evening.rules, muss=False)
+    return evening, before, record, vh
+
+
+def test_a_hand_of_kratzen_turns_its_cards_on_the_spot_and_the_dealer_takes_them_up_before_the_play(kratzen):
+    evening, _, record, vh = kratzen
+    layout = TableLayout.from_dict({"zones": vh.zones})
+    turned = [v for v in vh.visuals if v.kind == "upcard"]
+    assert [v.card for v in turned] == [c.code for c in evening.hands[-1].upcards] == ["8d", "9d", "9h"]
+    first_play = min(v.t for v in vh.visuals if v.kind == "play")
+    for v in turned:
+        _, truth = vh.frame(v.t + 0.05)
+        quad = next(c["quad"] for c in truth if c["card"] == v.card)
+        assert layout.place(tuple(quad.mean(axis=0)), record[0].seats) == "upcard"
+        assert v.card not in {c["card"] for c in vh.frame(first_play - 0.05)[1]}
+
+
+@pytest.mark.parametrize("zones", [True, False], ids=["zones", "play-order"])
+def test_a_rendered_hand_of_kratzen_refereed_from_the_table_equals_its_record(kratzen, zones):
+    evening, before, record, vh = kratzen
+    session = KratzenSession(evening.rules, events=before)  # the camera joins the evening after its Muss
+    watcher = Watcher(session, TableLayout.from_dict({"zones": vh.zones}) if zones else None)
+    camera = TruthCamera(vh.frames(), np.random.default_rng(1), misread=0.1)
+    left = run(LiveTable(watcher, camera.read), camera.frames(), [(tap.t, tap.event) for tap in vh.taps],
+               answer=RecordAnswers([h.events for h in evening.hands]))
+    check = check_hand(record, session)
+    assert left == [] and check.details == [] and check.same_result and check.wrong_card_events == 0
+    assert session.current.result == "played" and session.balances == evening.balances
+
+
 def test_the_demo_is_played_on_a_green_baize_not_a_pattern():
     """The demo shows a table a host has: an even green felt (a mosaic of colours once stood there)."""
     from vision.table.virtual import EXAMPLE, render_record_hand
 
-    vh, _, _ = render_record_hand(EXAMPLE, 1, 1)
+    vh, _, _, _ = render_record_hand(EXAMPLE, 1, 1)
     _, img, _ = next(iter(vh.frames()))
     h, w = img.shape[:2]
     edge = np.concatenate([img[: h // 8, : w // 8].reshape(-1, 3), img[-h // 8:, -w // 8:].reshape(-1, 3)]).astype(float)

@@ -257,6 +257,32 @@ def test_zones_saved_while_the_camera_runs_are_used_from_the_next_frame(data):
     assert runner.table.watcher.layout.space == "mat" and isinstance(runner.table.mat, MatFinder)
 
 
+def test_an_error_in_the_camera_stops_the_camera_and_never_locks_the_page(data, tmp_path):
+    import cv2
+    import numpy as np
+
+    from webui.camera import CameraRunner
+
+    def broken(img):
+        raise ValueError("a reader that fails")
+
+    app = create_app(data, pin=PIN, testing=True)
+    client = app.test_client()
+    play_to_first_trick(client)
+    kept = client.get("/api/export.json").get_data(as_text=True)
+    (tmp_path / "frames").mkdir()
+    cv2.imwrite(str(tmp_path / "frames" / "0001.png"), np.full((240, 320, 3), (40, 110, 50), np.uint8))
+    runner = CameraRunner(app.extensions["table"], str(tmp_path / "frames"), None, recognizer=broken).start()
+    runner.thread.join(30)
+    lock = app.extensions["table"].lock
+    assert lock.acquire(timeout=5), "the camera thread died holding the table's lock"
+    lock.release()
+    state = client.get("/api/state").json
+    assert state["camera"]["state"] == "stopped" and "a reader that fails" in state["camera"]["reason"]
+    assert client.get("/api/export.json").get_data(as_text=True) == kept
+    assert post(client, "/api/undo").status_code == 200  # taps go on
+
+
 def test_camera_pictures_are_404_until_a_camera_runs(client):
     assert client.get("/camera/frame.jpg").status_code == 404
     assert client.get("/camera.mjpg?once=1").status_code == 404

@@ -9,6 +9,8 @@ from engine import history
 from engine.kratzen_session import KratzenSession
 from engine.kratzen import trick_winner_index
 from engine.kratzen_simulate import simulate_kratzen_session
+from vision.table.games import KratzenTable
+from vision.table.watch import Watcher
 from webui import create_app
 
 PIN = "4711"
@@ -134,12 +136,20 @@ def test_an_evening_of_kratzen_is_loaded_exported_and_its_ledger_written(client)
     assert client.get("/api/hand/2").json["number"] == 2
 
 
-def test_the_camera_referees_chratze_only_and_keeps_its_evening(client):
+def test_a_camera_running_referees_a_new_evening_of_kratzen_and_the_page_shows_it(client):
     service = client.application.extensions["table"]
-    service.watcher = object()  # a camera running
+    service.watcher = Watcher(service.session)  # a camera running
+    assert post(client, "/api/session/new", {"ruleset": "kratzen"}).status_code == 200
+    assert service.watcher.session is service.session and service.watcher.game is KratzenTable
+    state = client.get("/api/state").json
+    assert state["ruleset"] == "kratzen" and state["camera"]["state"] == "watching"
+
+
+def test_the_demo_keeps_its_evening_of_chratze(client):
+    service = client.application.extensions["table"]
+    service.watcher, service.demo = Watcher(service.session), True  # the demo's video: a hand of Chratze
     r = post(client, "/api/session/new", {"ruleset": "kratzen"})
-    assert r.status_code == 409 and r.json["code"] == "chratze_only"
-    service.watcher = None
+    assert r.status_code == 409 and r.json["code"] == "chratze_only" and r.json["values"]["what"] == "demo"
     assert client.get("/api/state").json.get("ruleset") is None
 
 
@@ -148,13 +158,22 @@ def test_a_new_evening_of_an_unknown_game_is_a_bad_request(client):
     assert post(client, "/api/session/new", {"ruleset": "kratzen", "rules": {"ante": -1}}).status_code == 400
 
 
-def test_the_server_will_not_point_a_camera_at_an_evening_of_kratzen(client, capsys):
+def test_the_server_points_a_camera_at_an_evening_of_kratzen_and_keeps_it(client, tmp_path):
     import argparse
 
     from webui.serve import _run_camera
 
     kratzen_evening(client)
-    args = argparse.Namespace(demo=False, source="0", layout=None, data=".", deck=None)
-    assert _run_camera(client.application, args) == 2
-    assert "Kratzen" in capsys.readouterr().err
-    assert client.get("/api/state").json["ruleset"] == "kratzen"  # the evening is kept
+    import cv2
+    import numpy as np
+
+    (tmp_path / "frames").mkdir()  # a folder of one picture of the bare cloth: the source ends after it
+    cv2.imwrite(str(tmp_path / "frames" / "0001.png"), np.full((240, 320, 3), (40, 110, 50), np.uint8))
+    args = argparse.Namespace(demo=False, source=str(tmp_path / "frames"), layout=None, data=".", deck=None)
+    assert _run_camera(client.application, args) == 0
+    runner = client.application.extensions["camera_runner"]
+    runner.thread.join(30)
+    assert not runner.thread.is_alive()
+    state = client.get("/api/state").json
+    assert state["ruleset"] == "kratzen" and state["hand"]["number"] == 1  # the evening is kept
+    assert state["camera"]["state"] == "ended"

@@ -78,8 +78,8 @@ def state_now() -> dict[str, Any]:
             if s.camera_note:  # preparing the demo, or a video that has ended
                 camera = {**(camera or {"asks": [], "asked": 0, "on_table": [], "pending": [], "missing": [],
                                         "covered": {}}), "state": s.camera_note[0], "reason": s.camera_note[1]}
-            if isinstance(s.session, KratzenSession):  # tapped in: no camera
-                state = kratzen_state(s.session, s.version, list(s.notices))
+            if isinstance(s.session, KratzenSession):
+                state = kratzen_state(s.session, s.version, camera, list(s.notices))
             else:
                 state = table_state(s.session, s.version, camera, list(s.notices))
             s.state_cache = (s.version, {**state, "epoch": s.epoch})

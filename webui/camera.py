@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+import traceback
 
 from flask import (
     Blueprint,
@@ -173,7 +174,17 @@ class CameraRunner:
 
         while not self.stop.is_set():
             source = Resilient(lambda: open_source(self.spec))
-            run(self.table, self._paced(source.frames()), self.taps, self._notice, self._frame, self.answer)
+            frames = self._paced(source.frames())
+            try:
+                run(self.table, frames, self.taps, self._notice, self._frame, self.answer)
+            except Exception as exc:  # a fault of ours: the record stands, the page says the camera stopped
+                frames.close()  # leaves the frame's ``with lock`` in this thread: the page is never locked out
+                traceback.print_exc()
+                with self.service.lock:
+                    self.service.camera_note = ("stopped", f"the camera stopped on an error ({exc}); the record is "
+                                                "kept: go on by tapping, or restart the server")
+                    self.service.bump()
+                return
             if self.stop.is_set():
                 return
             if not self.loop:  # a video file has ended: the page must not go on saying "watching"

@@ -13,7 +13,8 @@ from engine.kratzen_session import KratzenSession
 from engine.reasons import IllegalEvent
 
 
-def kratzen_state(session: KratzenSession, version: int, notices: list | None = None) -> dict[str, Any]:
+def kratzen_state(session: KratzenSession, version: int, camera: dict[str, Any] | None = None,
+                  notices: list | None = None) -> dict[str, Any]:
     hand = session.current
     return {
         "version": version,
@@ -26,7 +27,7 @@ def kratzen_state(session: KratzenSession, version: int, notices: list | None = 
         "settle_up": [p.to_dict() for p in session.settle_up()],
         "next_dealer": _next_dealer(session),
         "hand": hand_view(hand, len(session.hands)) if hand else None,
-        "camera": None,
+        "camera": camera,
         "notices": list(notices or []),
     }
 

@@ -106,7 +106,7 @@ def _start_camera(app, args) -> int:
 def _render_then_start(app, args, out: Path) -> None:
     service = app.extensions["table"]
     try:
-        vh, events, rules = render_record_hand(EXAMPLE, 1, 1)
+        vh, events, rules, _ = render_record_hand(EXAMPLE, 1, 1)
         write_virtual_table(vh, out, events, rules)  # answers.json too: the demo answers its own asks
     except Exception as exc:  # noqa: BLE001 - the page must say the demo failed, not spin for ever
         service.camera_note = ("camera_lost", f"the demo video could not be rendered: {exc}")
@@ -135,10 +135,7 @@ def _run_camera(app, args) -> int:
         if service.session.log or not isinstance(service.session, Session):  # a fresh evening; the old one archived
             chratze = isinstance(service.session, Session)
             service.replace_session(Session(service.session.rules if chratze else HouseRules()))
-    if not isinstance(app.extensions["table"].session, Session):
-        print("chratze serve: the evening kept here is Kratzen, which the camera does not referee (it is tapped "
-              "in on the page): start without --source, or start a new evening of Chratze first", file=sys.stderr)
-        return 2
+        service.demo = True
     try:
         layout = TableLayout.load(layout_path) if layout_path else None
         # the demo plays the shipped Swiss scans: a deck chosen for the table's own pack is not for it

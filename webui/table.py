@@ -45,6 +45,7 @@ class TableService:
         self.camera_jpeg: bytes | None = None  # the last annotated frame
         self.camera_raw: bytes | None = None  # the last plain frame, for calibration
         self.camera_note: tuple[str, str] | None = None  # (state, reason) the camera's own state does not tell
+        self.demo = False  # the camera watches the demo's video: a rendered hand of Chratze
         self.state_cache: tuple[int, dict] | None = None  # (version, the page's state)
 
     # ------------------------------------------------------------------ writes
@@ -81,8 +82,8 @@ class TableService:
         """A new evening or a reloaded history; the old record is archived first, never lost (the demo's
         replays, ``archive`` False, are not: the same rendered hand again)."""
         with self.lock:
-            if self.watcher is not None and not isinstance(session, Session):
-                raise refused("chratze_only", what="camera")  # the camera referees Chratze only
+            if self.demo and not isinstance(session, Session):
+                raise refused("chratze_only", what="demo")  # the demo's video is a hand of Chratze
             if self.session.log and archive:
                 self.archive.mkdir(parents=True, exist_ok=True)
                 name = time.strftime("%Y%m%d-%H%M%S") + f"-{len(self.session.log)}.json"

@@ -39,8 +39,9 @@ def _banner(img: np.ndarray, watcher: Watcher) -> None:
     lines = []
     if hand is not None:
         trump = hand.upcards[-1].code if hand.upcards else "-"
-        trick = " ".join(f"{hand.seats[p.player]}:{p.card.code}" for p in (hand.trick.plays if hand.trick else []))
-        lines.append(f"hand {hand.number}  {hand.phase}  upcard {trump}  trick {trick}")
+        now = watcher.game.trick(hand)
+        trick = " ".join(f"{p}:{c}" for p, c in zip(now.players, now.cards)) if now else ""
+        lines.append(f"hand {len(watcher.session.hands)}  {hand.phase}  upcard {trump}  trick {trick}")
     state = status["state"]
     if state != "watching":
         lines.append(f"{state.replace('_', ' ')}: {status['reason']}"[:90])

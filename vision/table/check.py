@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 from engine.events import CardPlayed, Event, UpcardShown
 from engine.hand import Hand
+from engine.kratzen_hand import KratzenHand
+from engine.kratzen_session import KratzenSession
 from engine.rules import HouseRules
 from engine.session import Session
 from engine.settlement import settle
@@ -19,7 +21,12 @@ class Check:
     details: list[str] = field(default_factory=list)
 
 
-def outcome(hand: Hand) -> dict:
+def outcome(hand: Hand | KratzenHand) -> dict:
+    if isinstance(hand, KratzenHand):
+        s = hand.settlement()
+        return {"winners": [hand.seats[w] for w in hand.winners()], "flags": sorted(hand.flags.items()),
+                "pot": s.carried_out, "payouts": dict(s.payouts), "penalties": dict(s.penalties),
+                "result": hand.result}
     s = settle(hand)
     return {"winners": [hand.seats[t.winner] for t in hand.tricks],
             "flags": sorted((f.rule, f.player, f.trick, f.card, f.status)
@@ -44,9 +51,15 @@ def true_session(events: list[Event], rules: HouseRules | None = None) -> Sessio
     return session
 
 
-def check_hand(record: list[Event], session: Session, rules=None) -> Check:
-    """Compare the hand the watcher recorded (the session's last hand) with the true record."""
-    want, got = true_session(record, rules or session.rules).current, session.current
+def check_hand(record: list[Event], session: Session | KratzenSession, rules=None) -> Check:
+    """Compare the hand the watcher recorded (the session's last hand) with the true record. A hand of
+    Kratzen is compared within its evening: the hands before it say whether it is a Muss, and its pot."""
+    if isinstance(session, KratzenSession):
+        before = [ev for h in session.hands[:-1] for ev in h.events]
+        want = KratzenSession(rules or session.rules, events=[*before, *record], opening_pot=session.opening_pot).current
+    else:
+        want = true_session(record, rules or session.rules).current
+    got = session.current
     if got is None:
         return Check(False, 0, len(visible_events(want.events)), ["nothing was recorded"])
     w_ev, g_ev = visible_events(want.events), visible_events(got.events)

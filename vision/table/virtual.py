@@ -15,6 +15,8 @@ from datasets.art import SCANNED_PACKS, scanned_pack
 from datasets.virtual_table import render_hand, table_events
 from engine import history
 from engine.cards import DECK
+from engine.kratzen import KratzenRules
+from engine.kratzen_session import KratzenSession
 from engine.rules import HouseRules
 
 from .check import true_session
@@ -31,29 +33,38 @@ class RecordError(ValueError):
 def render_record_hand(record: Path, hand_no: int, seed: int, pack_name: str | None = None,
                        top: str | None = "baize"):
     """The hand rendered on a green baize (``top``; None: the tuning world's random table tops), the
-    events a real table records of it, and the house rules."""
+    events a real table records of it, the rules, and the events of the evening's hands before it (a hand
+    of Kratzen is a Muss, and has its pot, by them)."""
     session = history.loads(record.read_text(encoding="utf-8"))
-    if getattr(session, "ruleset", "chratze") != "chratze":
-        raise RecordError(f"{record} is an evening of {session.ruleset.capitalize()}: the virtual table deals Chratze only")
     if not 1 <= hand_no <= len(session.hands):
         raise RecordError(f"{record} has {len(session.hands)} hand(s), not {hand_no}")
-    events = table_events(session.hands[hand_no - 1].events)
+    hand = session.hands[hand_no - 1]
+    events = table_events(hand.events)
+    before = [ev for h in session.hands[:hand_no - 1] for ev in table_events(h.events)]
     pack = scanned_pack(pack_name or SCANNED_PACKS[seed % 2])
-    return render_hand(events, pack, seed, session.rules, top=top), events, session.rules
+    muss = getattr(hand, "muss", False)
+    return render_hand(events, pack, seed, session.rules, top=top, muss=muss), events, session.rules, before
 
 
-def write_virtual_table(vh, out: Path, events: list | None = None, rules: HouseRules | None = None) -> None:
+def write_virtual_table(vh, out: Path, events: list | None = None, rules: HouseRules | KratzenRules | None = None,
+                        before: list | None = None) -> None:
     """The video and, beside it, the layout, the taps and the truth (taps.json last: it marks it complete);
     given the hand's ``events``, also ``answers.json``: the true hand as a hand history, from which
-    ``chratze watch --answers`` answers the camera's asks."""
+    ``chratze watch --answers`` answers the camera's asks. A hand of Kratzen also gets ``evening.json``, the
+    evening before it, for ``chratze watch --record`` to continue (its answers hold that evening too)."""
     out.mkdir(parents=True, exist_ok=True)
     vh.write_video(str(out / "table.avi"))
     TableLayout.from_dict({"zones": vh.zones, "frame": list(vh.size)}).save(out / "layout.json")
     (out / "truth.json").write_text(json.dumps([v.__dict__ for v in vh.visuals], indent=1) + "\n")
-    if events:
+    if events and isinstance(rules, KratzenRules):
+        (out / "evening.json").write_text(history.dumps(KratzenSession(rules, events=before or [])), encoding="utf-8")
+        answers = KratzenSession(rules, events=[*(before or []), *events])
+        (out / "answers.json").write_text(history.dumps(answers), encoding="utf-8")
+    elif events:
         (out / "answers.json").write_text(history.dumps(true_session(events, rules)), encoding="utf-8")
     (out / "taps.json").write_text(json.dumps(taps_doc(vh.taps), indent=1, ensure_ascii=False) + "\n")
-    print(f"{out / 'table.avi'}: {vh.duration:.1f} s at {vh.fps:.0f} fps; layout.json, taps.json, truth.json")
+    kept = ", evening.json (watch --record it)" if isinstance(rules, KratzenRules) else ""
+    print(f"{out / 'table.avi'}: {vh.duration:.1f} s at {vh.fps:.0f} fps; layout.json, taps.json, truth.json{kept}")
 
 
 @dataclass

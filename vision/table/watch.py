@@ -1,9 +1,10 @@
 """The live table: stable card events from the camera become the referee's events.
 
 One direction of flow: frames -> reads (:mod:`vision.recognize`) -> stable cards
-(:mod:`vision.table.stable`) -> this module -> :class:`engine.session.Session`. What the camera
-cannot see (bids, exchanges, who swapped the trump 6) is *tapped* in by a person; the watcher
-records both into the one session log.
+(:mod:`vision.table.stable`) -> this module -> :class:`engine.session.Session` (Chratze) or
+:class:`engine.kratzen_session.KratzenSession`; what differs between the two games is asked of
+:mod:`vision.table.games`. What the camera cannot see (bids, contracts, exchanges, the cut, who swapped
+the trump 6) is *tapped* in by a person; the watcher records both into the one session log.
 
 What the watcher knows is derived from two things only: the cards the stabilizer says are lying
 on the table now, and the record. A card on the table that the record does not account for is
@@ -23,14 +24,19 @@ from typing import Any, Callable
 
 import numpy as np
 
-from engine.cards import card
+from engine.cards import DECK, card
 from engine.events import CardCorrected, CardPlayed, Event, HandStarted, TrumpSixSwapped, UpcardShown
 from engine.hand import Hand, IllegalEvent
+from engine.kratzen_hand import KratzenHand
+from engine.kratzen_session import KratzenSession
 from engine.session import Session
 from vision.recognize.geometry import box_centre, box_diagonal, box_under
 
+from .games import TableGame, TrickView, game_of
 from .layout import UPCARD, TableLayout
 from .stable import CardGone, CardLaid, Sides, Stabilizer
+
+ALL_CODES = frozenset(c.code for c in DECK)  # every card a network names; a game's pack may be fewer
 
 # A vanished card whose box lies this much under cards laid after it is covered, not taken away. It
 # vanished, so more of the card itself is hidden than of its box: a turned card's upright box takes
@@ -108,7 +114,7 @@ class Seen:
 
 
 class Watcher:
-    def __init__(self, session: Session, layout: TableLayout | None = None,
+    def __init__(self, session: Session | KratzenSession, layout: TableLayout | None = None,
                  stabilizer: Stabilizer | None = None,
                  on_record: Callable[[int, Event], None] | None = None) -> None:
         self.session = session
@@ -132,6 +138,9 @@ class Watcher:
         self._upcard_trail: list[tuple[float, str]] = []  # (t, place) of reads of the upcard while it may be swapped
         self.alikes: dict[str, set[str]] = {}  # a taught deck's pairs it confuses: {code: its look-alikes}
         self._gone_at: dict[str, float] = {}  # when each vanished card's track ended
+        hand = self.hand  # a record continued: a hand already over was gathered before this camera looked
+        if hand is not None and hand.phase == "done":
+            self.gathered = {(len(session.hands), t.number) for t in self.game.tricks(hand)}
 
     # ------------------------------------------------------------------ inputs
     def reads(self, reads: list, t: float, meta: dict[str, Any] | None = None, sides: Sides | None = None) -> list[Notice]:
@@ -196,17 +205,27 @@ class Watcher:
 
     # ------------------------------------------------------------------ derived state
     @property
-    def hand(self) -> Hand | None:
+    def hand(self) -> Hand | KratzenHand | None:
         return self.session.current
 
+    @property
+    def game(self) -> TableGame:
+        """The game the session records (the page may replace the session by one of the other game)."""
+        return game_of(self.session)
+
+    def _tricks_now(self, hand: Hand | KratzenHand) -> list[TrickView]:
+        """The last trick played out and the one in progress (those whose cards may still lie)."""
+        current = self.game.trick(hand)
+        return [*self.game.tricks(hand)[-1:], *([current] if current else [])]
+
     def impossible(self) -> set[str]:
-        """Cards a newly seen card cannot be: lying elsewhere in view, or played earlier this hand
-        (unless it vanished from the trick in progress, or lies under cards thrown onto it: then it may
+        """Cards a newly seen card cannot be: none of the game's pack, lying elsewhere in view, or played
+        earlier this hand (unless it vanished from the trick in progress, or lies under cards thrown onto it: then it may
         be coming back)."""
-        out = {s.card for s in self.seen.values()}
+        out = {s.card for s in self.seen.values()} | (ALL_CODES - self.game.pack)
         hand = self.hand
         if hand is not None and hand.phase != "done":
-            out |= {c.code for c in hand.seen}
+            out |= self.game.played(hand)
             out -= self._out_of_sight()  # missing or covered: either may show again
         return out
 
@@ -239,12 +258,12 @@ class Watcher:
     def _out_of_sight(self) -> set[str]:
         """Cards of the trick in progress not on the table, less those about to be corrected by a
         re-read and those a person excused."""
-        hand = self.hand
-        if hand is None or hand.trick is None:
+        trick = self.game.trick(self.hand) if self.hand is not None else None
+        if trick is None:
             return set()
         on_table = {s.card for s in self.seen.values()}
         rereads = {s.replaces for s in self.seen.values() if s.replaces and not s.claimed}
-        return {p.card.code for p in hand.trick.plays} - on_table - rereads - self.excused
+        return set(trick.cards) - on_table - rereads - self.excused
 
     def pending(self) -> list[Seen]:
         return sorted((s for s in self.seen.values() if not s.claimed), key=lambda s: (s.first_seen, s.track))
@@ -282,7 +301,7 @@ class Watcher:
         """Where the upcard is read while the trump 6 may still be swapped for it: carried off to a
         player's place, it says who took it (:meth:`_swapper`)."""
         hand = self.hand
-        if hand is None or not hand.upcards or not self._may_swap(hand):
+        if hand is None or not self.game.swaps or not hand.upcards or not self._may_swap(hand):
             return
         up = hand.upcards[-1].code
         for r in reads:
@@ -400,8 +419,8 @@ class Watcher:
             return None
         lost = {tr.id for tr in self.stabilizer.tracks if tr.missing > 0}
         on_view = {x.card for x in self.seen.values() if x.track not in lost and x is not s}
-        for trick in [*hand.tricks[-1:], *([hand.trick] if hand.trick else [])]:
-            codes = {p.card.code for p in trick.plays}
+        for trick in self._tricks_now(hand):
+            codes = set(trick.cards)
             if not codes & on_view:
                 continue  # gathered, or not yet laid
             for code in codes - on_view:
@@ -476,7 +495,7 @@ class Watcher:
 
     def _at_seat_while_dealing(self, s: Seen) -> bool:
         hand = self.hand
-        return hand is not None and hand.phase == "deal" and s.place not in (None, UPCARD)
+        return hand is not None and self.game.dealing(hand) and s.place not in (None, UPCARD)
 
     def _earlier_card_unread(self, s: Seen, patience: float = 3.0) -> bool:
         """A card laid before ``s`` (at a place that counts) is still being read, for a little while."""
@@ -495,10 +514,9 @@ class Watcher:
         hand = self.hand
         if hand is None:
             return ""
-        c = card(code)
-        if c in hand.seen:
+        if code in self.game.played(hand):
             return "already played"
-        if c in hand.table_cards:
+        if code in self.game.face_up(hand):
             return "already on the table"
         return ""
 
@@ -509,7 +527,7 @@ class Watcher:
             return None, idle
         c = card(s.card)
         seat_place = s.place if s.place not in (None, UPCARD) else None
-        if hand.phase == "deal":
+        if self.game.turning(hand):
             if seat_place:
                 return None, f"{s.card} lies at {seat_place}'s place, but the upcard is not turned yet"
             return UpcardShown(c), ""
@@ -523,21 +541,12 @@ class Watcher:
                 return CardCorrected(target, c), ""  # also the last card of a hand over, until gathered
         if hand.phase == "done":
             return None, idle
-        if hand.phase in ("auction", "joining"):
-            return None, f"{s.card} was laid during the bidding: tap in the bids"
         if swapped_six:
             taker = None if self._doubt(s) else self._swapper(hand)
             if taker is not None:  # the upcard was carried to the taker's place: no tap needed
                 return TrumpSixSwapped(taker), ""
             return None, f"{s.card} lies where the upcard was: tap who swapped the trump 6"
-        if hand.phase == "exchange" and hand.exchange_pos < len(hand.exchange_order):
-            return None, f"{s.card} was laid before the exchange was entered: tap in the exchanges"
-        if seat_place:
-            return CardPlayed(seat_place, c), ""
-        turn = hand.whose_turn()
-        if turn is None:
-            return None, f"{s.card} lies on the table but nobody is to play"
-        return CardPlayed(hand.seats[turn], c), ""
+        return self.game.event_for(hand, c, seat_place, s.place)
 
     def _named_by_table(self, position: int) -> bool:
         meta = self.session.log[position].meta or {}
@@ -553,7 +562,7 @@ class Watcher:
         return None
 
     def _is_swapped_six(self, hand: Hand, s: Seen) -> bool:
-        if not self._may_swap(hand):
+        if not self.game.swaps or not self._may_swap(hand):
             return False
         up = hand.upcards[-1] if hand.upcards else None
         return up is not None and s.card == "6" + up.suit_letter and s.card != up.code and s.place in (None, UPCARD)
@@ -564,13 +573,13 @@ class Watcher:
             return []
         on_table = {s.card for s in self.seen.values()}
         out = []
-        for trick in hand.tricks:
-            key = (hand.number, trick.number)
-            if key in self.gathered or any(p.card.code in on_table for p in trick.plays):
+        for trick in self.game.tricks(hand):
+            key = (len(self.session.hands), trick.number)
+            if key in self.gathered or on_table & set(trick.cards):
                 continue
             self.gathered.add(key)
-            out.append(Notice("gathered", f"trick {trick.number} gathered by {hand.seats[trick.winner]}",
-                              {"trick": trick.number, "winner": hand.seats[trick.winner]}))
+            out.append(Notice("gathered", f"trick {trick.number} gathered by {trick.winner}",
+                              {"trick": trick.number, "winner": trick.winner}))
         return out
 
     def _record(self, event: Event) -> int:

@@ -252,7 +252,7 @@ function chratzeOutcome(st) {
 function cameraPanel(cam) {
   const kind = cam.state === "watching" ? "ok" : cam.state;
   const label = { camera_lost: t("camera_lost"), out_of_sync: t("out_of_sync"), waiting: t("waiting"),
-    asking: t("asking"), preparing: t("cam_preparing"), ended: t("cam_ended") }[cam.state] || t("camera");
+    asking: t("asking"), preparing: t("cam_preparing"), ended: t("cam_ended"), stopped: t("cam_stopped") }[cam.state] || t("camera");
   return h("section", { class: `camera-state ${kind}`, id: "camera-state" }, h("b", {}, label), cam.reason ? ` – ${cam.reason}` : "",
     cam.warning ? h("p", { class: "warning", id: "camera-warning" }, `${t("camera_check")}: ${warningText(cam)} `,
       h("a", { href: "/camera" }, t("calibrate"))) : null,
@@ -264,23 +264,23 @@ function warningText(cam) {
   const key = `warn_${cam.warning_code}`, values = cam.warning_values || {};
   return t(key) !== key ? t(key).replace(/\{(\w+)\}/g, (_, k) => values[k]) : cam.warning;
 }
-function askPanel(cam) {
+function askPanel(cam, deck) {
   // the camera is not sure of a card: show where it lies and the likely cards; a tap names it
-  return (cam.asks || []).map(a => a.kind === "missed" ? missedPanel(a) : h("section", { class: "ask", id: `ask-${a.id}` },
+  return (cam.asks || []).map(a => a.kind === "missed" ? missedPanel(a, deck) : h("section", { class: "ask", id: `ask-${a.id}` },
     h("h2", {}, a.player ? t("ask_which").replace("{p}", a.player) : t("ask_which_upcard")),
     a.snapshot ? h("img", { class: "ask-crop", alt: a.read, src: `/camera/asks/${a.id}.jpg` }) : "",
     h("p", {}, `${t("ask_reads")} ${a.read} – ${a.why}`),
     a.choices.map(c => h("button", { class: "choice", onclick: () => send("/api/camera/answer", { ask: a.id, card: c }) },
       cardEl(c))),
-    h("button", { onclick: () => pickCard(t("ask_other"), c => send("/api/camera/answer", { ask: a.id, card: c })) },
+    h("button", { onclick: () => pickCard(t("ask_other"), c => send("/api/camera/answer", { ask: a.id, card: c }), [], deck) },
       t("ask_other"))));
 }
-function missedPanel(a) {
+function missedPanel(a, deck) {
   // a card lies at another's place while it is a.player's turn: was a.player's card missed?
   const answer = c => send("/api/camera/answer", { ask: a.id, card: c });
   return h("section", { class: "ask", id: `ask-${a.id}` },
     h("h2", {}, t("ask_missed").replace("{p}", a.player)), h("p", {}, a.why),
-    h("button", { class: "choice", onclick: () => pickCard(t("ask_which").replace("{p}", a.player), answer) },
+    h("button", { class: "choice", onclick: () => pickCard(t("ask_which").replace("{p}", a.player), answer, [], deck) },
       t("ask_name_card").replace("{p}", a.player)),
     h("button", { onclick: () => answer("none") }, t("ask_out_of_turn").replace("{p}", a.place)));
 }
@@ -332,7 +332,7 @@ function controls(s) {
   return box;
 }
 
-// ------------------------------------------------------------------ Kratzen (tapped in; the camera referees Chratze)
+// ------------------------------------------------------------------ Kratzen (tapped in, or the camera's cards turned and played)
 function renderKratzen(s) {
   const hand = s.hand, acts = hand ? hand.actions : {};
   const turn = acts.bid ? acts.bid.player : acts.exchange ? acts.exchange.player : acts.show ? acts.show.player : acts.play;
@@ -356,7 +356,9 @@ function renderKratzen(s) {
       h("tr", { class: x.won >= x.target ? "made" : "" }, h("td", {}, x.player), h("td", {}, `${x.won} / ${x.target}`))))));
     if (hand.phase === "done") side.push(kratzenSettlement(hand));
   }
+  if (s.camera) live.push(...askPanel(s.camera, KRATZEN_DECK), cameraPanel(s.camera));
   side.push(kratzenControls(s));
+  if (s.notices.length) side.push(h("ul", { class: "notices" }, s.notices.slice(-4).reverse().map(n => h("li", { class: n.kind }, noticeText(n)))));
   app.className = "table-grid";
   morph(app, [h("div", { class: "live" }, live), h("div", { class: "side" }, side)]);
 }
