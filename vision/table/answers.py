@@ -3,7 +3,8 @@ the hands it shows) finishes every hand without a person, and counts the asks it
 
 The answer file is a hand history in the format ``chratze replay`` reads (``docs/hand-history.md``):
 its k-th hand answers the asks of the session's k-th hand. An ask for the upcard takes the record's
-next upcard; an ask for a play by a player takes that player's next play in the record; an ask whether
+next upcard; an ask for a play by a player (which card lies there, or which card a player laid on a
+trick gathered before the camera saw it) takes that player's next play in the record; an ask whether
 a player's card was missed takes the record's next play where it is theirs, else ``none``.
 """
 

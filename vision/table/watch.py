@@ -70,7 +70,9 @@ class Ask:
     why: str
     t: float
     snapshot: str | None = None  # the frame it was asked on (the page shows the crop)
-    kind: str = "card"  # card: which card lies there; missed: did ``player`` lay a card the camera did not see
+    # card: which card lies there; missed: did ``player`` lay a card the camera did not see; gathered: the
+    # trick was taken in before the camera saw ``player``'s card: which was it
+    kind: str = "card"
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "read": self.read, "choices": [c for c, _ in self.choices],
@@ -175,9 +177,9 @@ class Watcher:
         ask = self.asks.get(ask_id)
         if ask is None:
             raise AnswerError(f"no open question {ask_id} (open: {sorted(self.asks) or 'none'})")
-        seen = self.seen[ask.track]  # an ask closes when its card leaves the table
         named = None if ask.kind == "missed" and code.strip().lower() == "none" else _code(code)
-        if ask.kind == "missed" and named is not None:  # the card the camera did not see, recorded first
+        seen = self.seen.get(ask.track)  # an ask of a card closes when it leaves the table
+        if ask.kind in ("missed", "gathered") and named is not None:  # the card the camera did not see
             self._record(CardPlayed(ask.player, card(named)).with_meta(source="table", asked=ask.id,
                                                                       t=round(self.now, 3)))
             self.excused.add(named)  # never seen on the table, so never missing from it
@@ -249,7 +251,10 @@ class Watcher:
         out: dict[str, str] = {}
         under: list[Seen] = []  # cards out of sight found covered: they cover the ones laid before them
         for last in gone:  # latest first
-            over = [s for s in [*self.seen.values(), *under] if s.first_seen > last.first_seen]
+            # a card covers this one if it came after it and was in view before this one's track ended: a
+            # card laid where a gathered trick lay came after the trick had gone
+            ended = self._gone_at.get(last.card, float("inf"))
+            over = [s for s in [*self.seen.values(), *under] if last.first_seen < s.first_seen <= ended]
             if over and box_under(last.box, [s.box for s in over]) >= COVERED:
                 out[last.card] = max(over, key=lambda s: (s not in under, s.first_seen)).card  # in view, on top
                 under.append(last)
@@ -343,8 +348,12 @@ class Watcher:
         notices = self._gathered()
         missing = self.missing()
         if missing:
+            unseen = self._gathered_short(missing)
+            if unseen is not None:
+                return notices + self._ask_gathered(unseen, missing)
             return notices + self._set("out_of_sync", f"{', '.join(sorted(missing))} vanished from the trick "
                                        "in progress: put it back, or correct the record")
+        notices += self._unask_gathered()
         if self.state == "out_of_sync":
             notices += self._set("watching", "")
         aside = ""  # why a card laid at a seat during the deal waits (it does not hold up the upcard)
@@ -445,6 +454,39 @@ class Watcher:
         if turn is None or hand.seats[turn] == event.player:
             return None
         return hand.seats[turn]
+
+    def _gathered_short(self, missing: set[str]) -> str | None:
+        """The player to play, where every card of the trick in progress (two or more) went out of sight
+        together at least ``ask_after`` seconds ago: the trick was gathered before the camera saw that
+        player's card (a card thrown onto the pile and never read). None otherwise: a card or two knocked
+        away, or a hand held over the pile for a moment, is out of sync as before."""
+        hand = self.hand
+        trick = self.game.trick(hand) if hand is not None else None
+        turn = hand.whose_turn() if trick is not None else None
+        if turn is None or len(trick.cards) < 2 or missing != set(trick.cards) - self.excused:
+            return None
+        went = max(self._gone_at.get(c, self.now) for c in missing)
+        return hand.seats[turn] if self.now - went >= self.stabilizer.settings.ask_after else None
+
+    def _ask_gathered(self, player: str, missing: set[str]) -> list[Notice]:
+        """Hold the record and ask which card ``player`` laid on the trick gathered before it was seen."""
+        trick = self.game.trick(self.hand)
+        cards = ", ".join(sorted(missing))
+        notices = self._open(-trick.number, lambda n: (
+            Ask(n, -trick.number, "", [], (0.0, 0.0, 0.0, 0.0), None, CardPlayed.type, player,
+                f"trick {trick.number} ({cards}) was gathered before the camera saw {player}'s card", self.now,
+                kind="gathered"),
+            f"which card did {player} play? trick {trick.number} was gathered before the camera saw it"))
+        return notices + self._set("asking", f"tap the card {player} played to trick {trick.number}")
+
+    def _unask_gathered(self) -> list[Notice]:
+        """A gathered trick's cards are in view again (a hand had been over them): its question is void."""
+        out = []
+        for ask in [a for a in self.asks.values() if a.kind == "gathered"]:
+            self._close(ask.track)
+            out.append(Notice("ask_void", f"trick {-ask.track}'s cards are back in view: no card to name",
+                              {"id": ask.id}))
+        return out
 
     def _ask_missed(self, s: Seen, player: str, meta: dict[str, Any]) -> list[Notice]:
         """Hold the record at ``s`` and ask whether ``player`` laid a card the camera did not see."""

@@ -266,7 +266,7 @@ function warningText(cam) {
 }
 function askPanel(cam, deck) {
   // the camera is not sure of a card: show where it lies and the likely cards; a tap names it
-  return (cam.asks || []).map(a => a.kind === "missed" ? missedPanel(a, deck) : h("section", { class: "ask", id: `ask-${a.id}` },
+  return (cam.asks || []).map(a => a.kind === "missed" ? missedPanel(a, deck) : a.kind === "gathered" ? gatheredPanel(a, deck) : h("section", { class: "ask", id: `ask-${a.id}` },
     h("h2", {}, a.player ? t("ask_which").replace("{p}", a.player) : t("ask_which_upcard")),
     a.snapshot ? h("img", { class: "ask-crop", alt: a.read, src: `/camera/asks/${a.id}.jpg` }) : "",
     h("p", {}, `${t("ask_reads")} ${a.read} – ${a.why}`),
@@ -283,6 +283,13 @@ function missedPanel(a, deck) {
     h("button", { class: "choice", onclick: () => pickCard(t("ask_which").replace("{p}", a.player), answer, [], deck) },
       t("ask_name_card").replace("{p}", a.player)),
     h("button", { onclick: () => answer("none") }, t("ask_out_of_turn").replace("{p}", a.place)));
+}
+function gatheredPanel(a, deck) {
+  // the trick was gathered before the camera saw a.player's card: which was it
+  const answer = c => send("/api/camera/answer", { ask: a.id, card: c });
+  return h("section", { class: "ask", id: `ask-${a.id}` }, h("h2", {}, t("ask_gathered").replace("{p}", a.player)),
+    h("button", { class: "choice", onclick: () => pickCard(t("ask_which").replace("{p}", a.player), answer, [], deck) },
+      t("ask_pick_card").replace("{p}", a.player)));
 }
 function correct(play) {
   if (play.position === undefined) return;
