@@ -619,6 +619,19 @@ def test_a_hand_held_over_the_pile_asks_nothing_at_first_and_its_question_is_voi
     assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
 
 
+def test_the_question_about_a_gathered_trick_is_withdrawn_when_the_play_is_tapped_in_instead():
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.lay("Th", "Cla")
+    t.take("9h", "Th")
+    t.frames(30)
+    (ask,) = t.watcher.asks.values()
+    t.tap(CardPlayed("Anna", card("Jh")))
+    assert t.watcher.asks == {} and t.watcher.status()["state"] == "watching"
+    assert any(n.kind == "ask_void" and n.data["id"] == ask.id for n in t.notices)
+
+
 def _shifted(at: str, dx: float) -> tuple:
     x1, y1, x2, y2 = SPOT[at]
     return x1 + dx, y1, x2 + dx, y2

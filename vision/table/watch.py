@@ -480,11 +480,12 @@ class Watcher:
         return notices + self._set("asking", f"tap the card {player} played to trick {trick.number}")
 
     def _unask_gathered(self) -> list[Notice]:
-        """A gathered trick's cards are in view again (a hand had been over them): its question is void."""
+        """No card of the trick is out of sight any more (a hand had been over them, or the play was tapped
+        in): the question about a gathered trick is void."""
         out = []
         for ask in [a for a in self.asks.values() if a.kind == "gathered"]:
             self._close(ask.track)
-            out.append(Notice("ask_void", f"trick {-ask.track}'s cards are back in view: no card to name",
+            out.append(Notice("ask_void", f"trick {-ask.track} is in step with the table again: no card to name",
                               {"id": ask.id}))
         return out
 
