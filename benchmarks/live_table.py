@@ -182,6 +182,7 @@ def main(argv: list[str] | None = None) -> None:
                     help="tuning: choose thresholds here; held-out: report here, choose nothing")
     ap.add_argument("--mix", action="store_true", help="every other pair of hands played into a pile")
     ap.add_argument("--ask-support", type=float, help="the tracker's ask_support (tuning world only: what to ask)")
+    ap.add_argument("--min-conf", type=float, help="the tracker's min_conf (tuning world only: the reads it counts)")
     ap.add_argument("--dump", help="write each camera event and ask (how sure, whether right) to this JSONL file")
     ap.add_argument("--reuse", type=int, default=2, help="frames a still card keeps its class (0: classify every frame)")
     ap.add_argument("--pack", help="play every hand with this fetched pack as it is (e.g. kennard, which no network "
@@ -201,7 +202,7 @@ def main(argv: list[str] | None = None) -> None:
     dump = open(args.dump, "w") if args.dump else None
     for seed in range(first, first + args.hands):
         pile = args.pile or (args.mix and (seed - first) // 2 % 2 == 1)
-        tracker = {} if args.ask_support is None else {"ask_support": args.ask_support}
+        tracker = {k: v for k, v in (("ask_support", args.ask_support), ("min_conf", args.min_conf)) if v is not None}
         r = one_hand(seed, args.reader, recognizer, not (args.no_zones or pile), pile, world, tracker, args.pack,
                      ruleset=args.ruleset)
         rows.append(r)
