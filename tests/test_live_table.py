@@ -212,6 +212,7 @@ def test_a_read_of_a_card_already_played_is_asked_with_the_next_likely_card_firs
     t.frames(8, extra=[R("9h", SPOT["Cla"], 0.9, [("6h", 0.4)])])  # Cla leads the 6h; it reads as the 9h
     (ask,) = t.watcher.asks.values()  # the 6h was never the best read: a guess, so the table is asked
     assert ask.read == "6h" and ask.player == "Cla"
+    assert ask.why == "it was read as 9h, which cannot be new here (played already, or lying elsewhere); 6h is only its next read"
     t.watcher.answer(ask.id, "6h")
     assert t.played()[-1] == ("Cla", "6h")
 

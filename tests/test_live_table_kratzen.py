@@ -189,6 +189,7 @@ def test_a_six_other_than_the_weli_is_no_card_of_the_pack_and_is_asked_not_recor
     assert t.played() == []
     (ask,) = t.watcher.asks.values()
     assert ask.player == "Anna" and ask.choices[0][0] == "6d"
+    assert ask.why == "it was read as 6h, which cannot be new here (no card of this pack); 6d is only its next read"
     t.watcher.answer(ask.id, "6d")
     assert t.played() == [("Anna", "6d")]
 

@@ -65,7 +65,7 @@ def test_an_impossible_read_s_next_likely_card_is_named_only_for_the_table_to_co
     # the reads name Ah, already played: As is only the next guess, named as unsettled (asked, not recorded)
     frames = [[R("Ah", alternatives=[("As", 0.3), ("Kh", 0.05)])]] * 8
     ev = feed(Stabilizer(), frames, impossible={"Ah"})
-    assert [(e.card, e.settled) for _, e in ev] == [("As", False)]
+    assert [(e.card, e.settled, e.favoured) for _, e in ev] == [("As", False, "Ah")]
 
 
 def test_a_card_in_view_found_again_is_not_named_after_its_one_stray_misread():

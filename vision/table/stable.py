@@ -54,6 +54,7 @@ class CardLaid:
     confidence: float = 1.0  # mean confidence of the reads that named this card first
     choices: tuple[tuple[str, float], ...] = ()  # the likely possible cards, best first, with their vote shares
     settled: bool = True  # False: the reads never agreed surely, the card lay still too long unnamed (ask)
+    favoured: str | None = None  # the impossible card most reads named, where this card is their next best
 
 
 @dataclass(frozen=True)
@@ -234,7 +235,8 @@ class Stabilizer:
         if (unclear or timid) and t - track.first_seen < self.settings.ask_after:
             return []  # wait for a clear, sure majority
         # the reads favour a card that cannot be new here: the next-best is a guess, for the table to confirm
-        guess = max(track.votes, key=track.votes.__getitem__) in impossible
+        top = max(track.votes, key=track.votes.__getitem__)
+        guess = top in impossible
         settled = not (unclear or timid or guess)
         if self._stray(track, options[0][1], impossible):
             return []
@@ -243,7 +245,7 @@ class Stabilizer:
         choices = tuple((c, round(v / possible, 3)) for v, c in options[:3])
         return [CardLaid(track.id, track.card, track.box, t, best / possible, track.first_seen,
                          confidence=track.sureness(track.card, self.settings.alternative_weight), choices=choices,
-                         settled=settled)]
+                         settled=settled, favoured=top if guess else None)]
 
     def _stray(self, track: Track, card: str, impossible) -> bool:
         """The reads favour a card that cannot be new here, and ``card`` was among only a few of them:

@@ -113,6 +113,7 @@ class Seen:
     settled: bool = True  # the reads agreed surely (see CardLaid.settled)
     out_of_turn: bool = False  # the table said it was played out of turn, no card of another missed
     named_by: str = "camera"  # "table" once a person named it in answer to an ask
+    favoured: str | None = None  # the impossible card the reads named most (see CardLaid.favoured)
 
 
 class Watcher:
@@ -297,7 +298,7 @@ class Watcher:
     def _laid(self, ev: CardLaid) -> None:
         place = self._place(ev.box)
         s = Seen(ev.track, ev.card, ev.box, place, ev.first_seen, ev.t, ev.support, replaces=ev.replaces,
-                 confidence=ev.confidence, choices=ev.choices, settled=ev.settled)
+                 confidence=ev.confidence, choices=ev.choices, settled=ev.settled, favoured=ev.favoured)
         if self.layout is not None and place is None:
             s.claimed = "outside every zone"
         self.seen[ev.track] = s
@@ -403,6 +404,9 @@ class Watcher:
     def _doubt(self, s: Seen) -> str:
         """Why the camera is not sure enough of ``s`` to record it ("" = sure)."""
         st = self.stabilizer.settings
+        if s.favoured:
+            why = "no card of this pack" if s.favoured not in self.game.pack else "played already, or lying elsewhere"
+            return f"it was read as {s.favoured}, which cannot be new here ({why}); {s.card} is only its next read"
         if not s.settled:
             return f"no read of it was clear and sure ({' / '.join(c for c, _ in s.choices)})"
         if s.support < st.ask_support:
