@@ -4,8 +4,6 @@ Each test lays cards as a camera would report them, frame by frame, and checks w
 record says. No model and no rendering: reads are made by hand.
 """
 
-from dataclasses import dataclass, field
-
 import numpy as np
 import pytest
 
@@ -24,6 +22,7 @@ from engine.events import (
 from engine.hand import IllegalEvent
 from engine.rules import HouseRules
 from engine.session import Session
+from tests.reads import R
 from vision.table.answers import RecordAnswers, Unhurried
 from vision.table.layout import TableLayout
 from vision.table.live import LiveTable, run
@@ -34,15 +33,6 @@ SEATS = ("Anna", "Beat", "Cla")
 # where each card lies (x1, y1, x2, y2): the upcard spot and one spot per player
 SPOT = {"upcard": (280, 200, 340, 290), "Anna": (100, 350, 160, 440), "Beat": (100, 40, 160, 130),
         "Cla": (480, 200, 540, 290), "stock": (560, 380, 620, 470)}
-
-
-@dataclass
-class R:
-    card: str
-    box: tuple
-    confidence: float = 0.9
-    alternatives: list = field(default_factory=list)
-    corners: list = field(default_factory=list)
 
 
 class Table:

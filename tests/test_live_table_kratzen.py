@@ -4,11 +4,10 @@ networks): a card lies at a spot, and the camera reads it there frame after fram
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from engine.cards import card, cards
 from engine.events import BidMade, CardCorrected, CardPlayed, CutShown, Exchanged, UpcardShown
 from engine.kratzen_session import KratzenSession
+from tests.reads import R
 from vision.table.layout import TableLayout
 from vision.table.watch import Watcher
 
@@ -18,15 +17,6 @@ SPOT = {"upcard": (260, 200, 320, 290), "upcard2": (330, 200, 390, 290), "Anna":
         "Beat": (100, 40, 160, 130), "Cla": (520, 200, 580, 290)}
 ZONES = {"upcard": (240, 180, 410, 310), "Anna": (80, 330, 180, 460), "Beat": (80, 20, 180, 150),
          "Cla": (500, 180, 600, 310)}
-
-
-@dataclass
-class R:
-    card: str
-    box: tuple
-    confidence: float = 0.9
-    alternatives: list = field(default_factory=list)
-    corners: list = field(default_factory=list)
 
 
 def zones() -> TableLayout:
