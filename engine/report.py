@@ -6,7 +6,7 @@ from typing import Any
 
 from .cards import FRENCH_SUIT_NAMES, SUITS
 from .hand import Hand
-from .kratzen import TELL_SUIT_NAMES, trick_winner_index
+from .kratzen import TELL_SUIT_NAMES
 from .kratzen_hand import KratzenHand
 from .kratzen_session import KratzenSession
 from .session import Session
@@ -47,8 +47,7 @@ def kratzen_hand_summary(hand: KratzenHand, number: int) -> dict[str, Any]:
         "seven_muss": hand.seven_muss, "active": [name[q] for q in range(hand.n) if hand.active[q]],
         "phase": hand.phase, "result": hand.result,
         "tricks": [{"number": k + 1, "cards": [{"player": name[x.player], "card": x.card.code} for x in t],
-                    "winner": name[t[trick_winner_index([x.card for x in t], hand.trump)].player]}
-                   for k, t in enumerate(hand.tricks)],
+                    "winner": name[w]} for k, (t, w) in enumerate(zip(hand.tricks, hand.winners()))],
         "tricks_won": {name[q]: hand.tricks_won[q] for q in range(hand.n) if hand.active[q]},
         "flags": list(hand.flags.values()),
         "settlement": {"pot": hand.pot, "antes": {name[q]: v for q, v in enumerate(hand.paid) if v},

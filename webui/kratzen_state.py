@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import SUITS
-from engine.kratzen import TELL_SUIT_NAMES, trick_winner_index
+from engine.kratzen import TELL_SUIT_NAMES
 from engine.kratzen_hand import KratzenHand
 from engine.kratzen_session import KratzenSession
 from engine.reasons import IllegalEvent
@@ -59,7 +59,7 @@ def hand_view(hand: KratzenHand, number: int) -> dict[str, Any]:
         "striker": hand.seats[hand.striker] if hand.striker is not None else None,
         "active": [hand.seats[q] for q in range(hand.n) if hand.active[q]],
         "stock": hand.stock,
-        "tricks": [_trick(hand, t, k + 1) for k, t in enumerate(hand.tricks)],
+        "tricks": [_trick(hand, t, k + 1, w) for k, (t, w) in enumerate(zip(hand.tricks, hand.winners()))],
         "current_trick": _trick(hand, hand.trick, len(hand.tricks) + 1) if hand.phase == "play" else None,
         "targets": _targets(hand),
         "flags": [{"player": hand.seats[p], "trick": t, "text": text} for (p, t), text in hand.flags.items()],
@@ -69,10 +69,9 @@ def hand_view(hand: KratzenHand, number: int) -> dict[str, Any]:
     }
 
 
-def _trick(hand: KratzenHand, plays: list, number: int) -> dict[str, Any]:
+def _trick(hand: KratzenHand, plays: list, number: int, winner: int | None = None) -> dict[str, Any]:
+    """A trick's cards and, once it is played out, its winner (None for the trick in progress)."""
     cards = [{"player": hand.seats[x.player], "card": x.card.code} for x in plays]
-    complete = len(plays) == sum(hand.active)
-    winner = plays[trick_winner_index([x.card for x in plays], hand.trump)].player if complete and plays else None
     return {"number": number, "cards": cards, "winner": hand.seats[winner] if winner is not None else None}
 
 

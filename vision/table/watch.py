@@ -307,7 +307,7 @@ class Watcher:
         """Where the upcard is read while the trump 6 may still be swapped for it: carried off to a
         player's place, it says who took it (:meth:`_swapper`)."""
         hand = self.hand
-        if hand is None or not self.game.swaps or not hand.upcards or not self._may_swap(hand):
+        if hand is None or not hand.upcards or not self._may_swap(hand):
             return
         up = hand.upcards[-1].code
         for r in reads:
@@ -329,9 +329,9 @@ class Watcher:
             return None
         return place
 
-    @staticmethod
-    def _may_swap(hand: Hand) -> bool:
-        return not (hand.swapped_by is not None or hand.blind or hand.tricks or (hand.trick and hand.trick.plays)
+    def _may_swap(self, hand: Hand) -> bool:
+        """The trump 6 may still be swapped for the upcard: a game that has the swap, before the play."""
+        return self.game.swaps and not (hand.swapped_by is not None or hand.blind or hand.tricks or (hand.trick and hand.trick.plays)
                     or hand.phase == "done")
 
     def _new_hand_check(self) -> None:
@@ -609,7 +609,7 @@ class Watcher:
         return None
 
     def _is_swapped_six(self, hand: Hand, s: Seen) -> bool:
-        if not self.game.swaps or not self._may_swap(hand):
+        if not self._may_swap(hand):
             return False
         up = hand.upcards[-1] if hand.upcards else None
         return up is not None and s.card == "6" + up.suit_letter and s.card != up.code and s.place in (None, UPCARD)
