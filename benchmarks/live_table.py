@@ -4,6 +4,7 @@
     python benchmarks/live_table.py --world held-out --hands 40 --mix   # held-out: report figures
     python benchmarks/live_table.py --hands 20 --reader truth   # perfect detector, 10 % misreads
     python benchmarks/live_table.py --ruleset kratzen --world held-out --hands 20   # hands of Kratzen
+    python benchmarks/live_table.py --prints --mix --hands 20   # tuning world, each pack another print
 
 Each hand is a random simulated hand (3-6 players, some illegal plays), rendered with a Swiss
 pack (French and German in turn) in a world of :mod:`datasets.held_out`: the tuning world (640x480,
@@ -38,9 +39,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from chratze.options import model_options, recognizer_from  # noqa: E402
-from datasets.art import SCANNED_PACKS, scanned_pack  # noqa: E402
+from datasets.art import BACK, SCANNED_PACKS, scanned_pack  # noqa: E402
 from datasets.fetched import load as load_fetched  # noqa: E402
 from datasets.held_out import HELD_OUT_SEED, TUNING, WORLDS, World  # noqa: E402
+from datasets.prints import vary_print  # noqa: E402
 from datasets.virtual_table import render_hand, table_events  # noqa: E402
 from engine.events import CardCorrected, CardPlayed, UpcardShown  # noqa: E402
 from engine.kratzen_hand import KratzenHand  # noqa: E402
@@ -59,8 +61,10 @@ from vision.table.watch import Watcher  # noqa: E402
 
 def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False, world: World = TUNING,
              tracker: dict | None = None, pack: str | None = None, swap_tap_after: float | None = None,
-             ruleset: str = "chratze") -> dict:
+             ruleset: str = "chratze", prints: bool = False) -> dict:
     """One hand; ``pack``: a fetched pack (datasets.fetched) played as it is, not reprinted: a table's own.
+    ``prints``: the pack as another printer made it (datasets.prints, the training side's generic
+    variation, not the held-out reprints): a tuning world whose faces the networks were not fitted to.
     ``swap_tap_after``: the table taps who swapped the trump 6 only this long after the cards changed (the
     camera may see it first); None: as the swap happens."""
     if ruleset == "kratzen":
@@ -79,6 +83,9 @@ def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False
     else:
         pack = SCANNED_PACKS[seed % 2]
         faces = scanned_pack(pack)
+    if prints:  # one print for the whole pack: every card drawn with the same stream
+        faces = {code: face if code == BACK else vary_print(face, np.random.default_rng((seed, 91)))
+                 for code, face in faces.items()}
     vh = render_hand(record, faces, seed=seed, pile=pile, draw=draw, rules=rules, muss=muss)
     frames = vh.frames()  # rendered as they are read; only processing is timed
     session = KratzenSession(rules, events=before) if ruleset == "kratzen" else Session()
@@ -156,7 +163,8 @@ def _event_rows(record: list, session: Session) -> list[dict]:
 
 def _ask_row(ask: dict) -> dict:
     return {"kind": "asked", "support": ask["shares"][0] if ask["shares"] else None,
-            "right": ask.get("answer") == ask["read"]}
+            "right": ask.get("answer") == ask["read"], "ask": ask["kind"], "read": ask["read"],
+            "answer": ask.get("answer"), "why": ask["why"], "t": ask["t"], "player": ask["player"]}
 
 
 def camera_named(log: list) -> dict[int, tuple[tuple[str, str], float]]:
@@ -189,6 +197,9 @@ def main(argv: list[str] | None = None) -> None:
                                    "saw: python -m datasets.fetched); default: the Swiss scans, reprinted in held-out")
     ap.add_argument("--ruleset", choices=["chratze", "kratzen"], default="chratze",
                     help="the game played (kratzen: the second hand of a simulated evening)")
+    ap.add_argument("--prints", action="store_true",
+                    help="tuning world only: each hand's pack as another printer made it (datasets.prints), so "
+                         "the tuning world has misreads to choose what to ask on")
     ap.add_argument("--verbose", action="store_true")
     model_options(ap)
     args = ap.parse_args(argv)
@@ -196,6 +207,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.reader == "model":
         recognizer = recognizer_from(args, reuse_frames=args.reuse)
     world = WORLDS[args.world]
+    if args.prints and world.held_out:
+        ap.error("--prints varies the tuning world's faces; the held-out world reprints its own")
     first = args.first_seed + (HELD_OUT_SEED if world.held_out else 0)
     rows = []
     t0 = time.time()
@@ -204,7 +217,7 @@ def main(argv: list[str] | None = None) -> None:
         pile = args.pile or (args.mix and (seed - first) // 2 % 2 == 1)
         tracker = {k: v for k, v in (("ask_support", args.ask_support), ("min_conf", args.min_conf)) if v is not None}
         r = one_hand(seed, args.reader, recognizer, not (args.no_zones or pile), pile, world, tracker, args.pack,
-                     ruleset=args.ruleset)
+                     ruleset=args.ruleset, prints=args.prints)
         rows.append(r)
         if dump:
             for e in r["events"]:

@@ -550,6 +550,26 @@ def test_a_card_played_onto_the_last_one_covers_it_and_the_table_stays_in_sync()
     assert t.watcher.status()["state"] == "watching" and t.watcher.status()["covered"] == {"9h": "Th"}
 
 
+def test_a_card_thrown_onto_the_last_one_and_never_read_surely_is_asked_not_left_out_of_sync():
+    """The Th on Beat's 9h reads under min_conf for good (a tuning pile hand: the 8h on the 9h at 0.40):
+    once it has lain there still for ask_after, the table is asked which card Cla laid, and the 9h lies
+    under that card."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    timid = R("Th", _across("Beat"), confidence=0.3, alternatives=[("Td", 0.2)])
+    t.lying.pop("9h")
+    t.frames(20, extra=[timid])
+    assert t.watcher.status()["state"] == "out_of_sync" and t.watcher.asks == {}
+    t.frames(30, extra=[timid])
+    (ask,) = t.watcher.asks.values()
+    assert ask.kind == "card" and ask.player == "Cla" and ask.read == "Th"
+    t.watcher.answer(ask.id, "Th")
+    t.frames(10, extra=[timid])
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+    assert t.watcher.status()["state"] == "watching" and t.watcher.status()["covered"] == {"9h": "Th"}
+
+
 def test_a_card_dropped_onto_the_last_one_is_a_new_play_not_a_re_read():
     t = Table()
     t.to_play(anna="metcho")

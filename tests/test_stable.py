@@ -45,6 +45,24 @@ def test_a_card_taken_away_ends_with_card_gone():
     assert isinstance(ev[-1][1], CardGone) and ev[-1][1].card == "Ah"
 
 
+def test_a_card_read_only_timidly_is_adopted_unsettled_and_its_timid_reads_keep_it():
+    """The watcher adopts a glimpse where the table needs a card: it is named from its timid reads for the
+    table to confirm, and stays on the table while they keep coming."""
+    st = Stabilizer(min_conf=0.5, gone_after=8)
+    feed(st, [[R("Kd", confidence=0.3, alternatives=[("Kh", 0.2)])]] * 10)
+    (g,) = st.glimpses
+    laid = st.adopt(g, 0.5)
+    assert laid.card == "Kd" and not laid.settled and laid.first_seen == 0.0 and laid.choices[0][0] == "Kd"
+    assert feed(st, [[R("Kd", confidence=0.3)]] * 20) == [] and st.glimpses == []
+    assert [type(e).__name__ for _, e in feed(st, [[]] * 10)] == ["CardGone"]
+
+
+def test_a_moving_glimpse_is_not_adopted():
+    st = Stabilizer(min_conf=0.5)
+    feed(st, [[R("Kd", confidence=0.3, box=(100 + 15 * i, 100, 160 + 15 * i, 190))] for i in range(10)])
+    assert st.adopt(st.glimpses[0], 0.5) is None
+
+
 def test_a_single_glare_frame_creates_no_card():
     frames = [[]] * 3 + [[R("Kd")]] + [[]] * 10
     assert feed(Stabilizer(), frames) == []

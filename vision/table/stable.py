@@ -85,6 +85,7 @@ class Track:
     mentions: dict[str, int] = field(default_factory=dict)  # reads naming the card first or next-best
     firsts: dict[str, list[float]] = field(default_factory=dict)  # card -> [reads naming it first, their confidence]
     fixed: bool = False  # a person named the card: no re-read renames it (a card thrown onto it still can)
+    glimpsed: bool = False  # adopted from timid reads alone (Stabilizer.adopt): they keep it on the table
 
     def step(self) -> tuple[float, float]:
         """How far its box's centre moved between its last two reads."""
@@ -121,6 +122,23 @@ class Track:
             self.mentions[alt] = self.mentions.get(alt, 0) + 1
 
 
+@dataclass
+class Glimpse:
+    """Where reads too timid to count (under ``min_conf``) keep coming: no card is named from them, yet
+    something card-like lies there since ``since`` (a card thrown onto the pile, read at 0.4)."""
+
+    box: tuple[float, float, float, float]
+    since: float
+    last: float
+    first_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    votes: dict[str, float] = field(default_factory=dict)  # what the timid reads named, weighed by confidence
+    reads: int = 0
+
+    def see(self, read: Read, t: float) -> None:
+        self.box, self.last, self.reads = read.box, t, self.reads + 1
+        self.votes[read.card] = self.votes.get(read.card, 0.0) + read.confidence
+
+
 class Stabilizer:
     def __init__(self, settings: TrackerSettings = TABLE, **overrides) -> None:
         """A tracker with ``settings`` and ``overrides`` of its fields, in frames of a source at
@@ -134,6 +152,7 @@ class Stabilizer:
         self._next = 1
         self._sides: Sides | None = None  # this frame's, and its reads: asked only of a re-read
         self._reads: list[Read] = []
+        self.glimpses: list[Glimpse] = []
 
     def update(self, reads: Iterable[Read], t: float, impossible: frozenset[str] | set[str] = frozenset(),
                sides: Sides | None = None) -> list:
@@ -141,6 +160,9 @@ class Stabilizer:
         whether a card's sides still show where the cards in view leave them free
         (:func:`vision.recognize.layers.sides_in`): how a card thrown onto a pile is told from a re-read."""
         self._pace(t)
+        reads = list(reads)
+        timid = [r for r in reads if r.confidence < self.settings.min_conf]
+        self._glimpse([r for r in timid if not any(tr.glimpsed and self._on(tr, r) for tr in self.tracks)], t)
         reads = [r for r in reads if r.confidence >= self.settings.min_conf]
         self._sides, self._reads = sides, reads
         matched = self._match(reads, t)
@@ -157,12 +179,49 @@ class Stabilizer:
                 track.vote(read, self.settings.alternative_weight)
                 _push(track.boxes, read.box, self._edge_hits)
                 _push(track.tops, (read.card, read.confidence), 3 * self.settings.window)
+            elif track.glimpsed and any(self._on(track, r) for r in timid):
+                pass  # a card only ever read timidly is still there while its timid reads keep coming
             else:
                 track.missing += 1
                 # only a gap after the card was named can hide a swap; one while it was carried in cannot
                 track.unbroken = track.unbroken and (track.card is None or track.missing < self.settings.gap_frames)
             events.extend(self._decide(track, t, impossible))
         return events
+
+    def _on(self, track: Track, read: Read) -> bool:
+        """``read`` lies where ``track`` is, as a read matching it would."""
+        return box_iou(track.box, read.box) >= self.settings.match_iou or \
+            box_cover(track.box, read.box) >= self.settings.match_cover
+
+    def _glimpse(self, timid: list[Read], t: float) -> None:
+        """Follow where timid reads come, frame to frame, as tracks follow counted reads; one unseen for
+        ``gone_after`` frames is forgotten."""
+        span = self.settings.gone_after / self.fps
+        self.glimpses = [g for g in self.glimpses if t - g.last <= span]
+        for r in timid:
+            g = max(self.glimpses, key=lambda g: box_iou(g.box, r.box), default=None)
+            if g is None or box_iou(g.box, r.box) < self.settings.match_iou:
+                g = Glimpse(r.box, t, t, r.box)
+                self.glimpses.append(g)
+            g.see(r, t)
+
+    def adopt(self, glimpse: Glimpse, t: float, impossible: frozenset[str] | set[str] = frozenset()) -> CardLaid | None:
+        """A card read only timidly, lying still where the table needs a card (a watcher's call): a track
+        named unsettled from its timid reads, so the table is asked which card it is. Its timid reads
+        keep it on the table, as counted reads keep any other; None where it moved or named no possible card."""
+        options = sorted(((v, c) for c, v in glimpse.votes.items() if c not in impossible), reverse=True)
+        if not options or box_iou(glimpse.first_box, glimpse.box) < self.settings.still_iou:
+            return None
+        self.glimpses.remove(glimpse)
+        possible = sum(v for v, _ in options)
+        track = Track(self._next, glimpse.box, first_seen=glimpse.since, card=options[0][1],
+                      named_box=glimpse.box, named_at=t, glimpsed=True, reads=glimpse.reads)
+        self._next += 1
+        track.votes = dict(glimpse.votes)
+        self.tracks.append(track)
+        return CardLaid(track.id, track.card, track.box, t, options[0][0] / possible, glimpse.since,
+                        confidence=options[0][0] / max(1, glimpse.reads),
+                        choices=tuple((c, round(v / possible, 3)) for v, c in options[:3]), settled=False)
 
     def _pace(self, t: float) -> None:
         """Follow the rate frames come at (a webcam's nominal rate, or a slow machine's): the median gap of

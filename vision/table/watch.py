@@ -160,6 +160,8 @@ class Watcher:
                 self.vanished[gone.card] = gone
                 self._gone_at[gone.card] = ev.t
                 notices += self._unask(ev.track)
+        for ev in self._unread_over(t):
+            self._laid(ev)
         notices += self._sync(meta or {})
         return notices
 
@@ -260,6 +262,26 @@ class Watcher:
                 out[last.card] = max(over, key=lambda s: (s not in under, s.first_seen)).card  # in view, on top
                 under.append(last)
         return out
+
+    def _unread_over(self, t: float) -> list[CardLaid]:
+        """A card of the trick in progress out of sight under something read only timidly, that came after
+        it and before its track ended and has lain there still for ``ask_after``: a card thrown onto the
+        pile the camera cannot read. It is laid unsettled, so the table is asked which card it is (the
+        table stayed out of sync for a person before)."""
+        st = self.stabilizer
+        for code in sorted(self.missing()):
+            last = self.vanished.get(code)
+            if last is None:
+                continue
+            ended = self._gone_at.get(code, float("inf"))
+            for g in list(st.glimpses):
+                if g.last < t or not last.first_seen < g.since <= ended or t - g.since < st.settings.ask_after:
+                    continue
+                if box_under(last.box, [g.box]) >= COVERED:
+                    laid = st.adopt(g, t, self.impossible())
+                    if laid is not None:
+                        return [laid]
+        return []
 
     def _out_of_sight(self) -> set[str]:
         """Cards of the trick in progress not on the table, less those about to be corrected by a
