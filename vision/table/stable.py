@@ -130,7 +130,7 @@ class Glimpse:
     box: tuple[float, float, float, float]
     since: float
     last: float
-    first_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    first_box: tuple[float, float, float, float]  # where it was first seen: a card lying still stays there
     votes: dict[str, float] = field(default_factory=dict)  # what the timid reads named, weighed by confidence
     reads: int = 0
 
