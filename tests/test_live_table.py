@@ -570,6 +570,21 @@ def test_a_card_thrown_onto_the_last_one_and_never_read_surely_is_asked_not_left
     assert t.watcher.status()["state"] == "watching" and t.watcher.status()["covered"] == {"9h": "Th"}
 
 
+def test_a_card_read_again_timidly_under_its_own_name_was_still_lying_so_the_card_thrown_on_it_covers_it():
+    """Beat's 9h went out of sight under a card never read; then a strip of it reads 9h, timidly, under
+    Cla's Th thrown on top (a tuning pile hand, seed 7): the 9h lay there all along, covered, not missing."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.lying.pop("9h")
+    t.frames(20)
+    assert t.watcher.status()["state"] == "out_of_sync"
+    t.lying["Th"] = _across("Beat")
+    t.frames(16, extra=[R("9h", SPOT["Beat"], confidence=0.3)])
+    assert t.watcher.status()["state"] == "watching" and t.watcher.status()["covered"] == {"9h": "Th"}
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+
+
 def test_a_card_dropped_onto_the_last_one_is_a_new_play_not_a_re_read():
     t = Table()
     t.to_play(anna="metcho")
@@ -613,6 +628,57 @@ def test_a_card_laid_where_a_gathered_trick_lay_covers_none_of_its_cards_and_the
     winner = t.hand.seats[t.hand.tricks[0].winner]
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh"), (winner, "Ah")]
     assert t.watcher.status()["state"] == "watching"
+
+
+def _gathered_a_seat_late(t: Table) -> None:
+    """Beat leads 9h into the pile; Cla's Th lands on it unseen, so Anna's Jh, read on top, is recorded as
+    Cla's; the trick is gathered with Anna still to play."""
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.lying["Jh"] = _across("Beat")
+    t.frames(16)
+    assert t.played() == [("Beat", "9h"), ("Cla", "Jh")]
+    t.take("9h", "Jh")
+    t.frames(30)
+
+
+def test_a_gathered_trick_whose_named_card_the_record_holds_as_another_players_asks_that_player_next():
+    """Named for Anna, the Jh recorded as Cla's says the camera missed a card before it and recorded the
+    rest a seat late (two held-out pile hands, seeds 700267 and 700271, recorded 9 and 16 wrong plays so)."""
+    t = Table()
+    _gathered_a_seat_late(t)
+    (ask,) = t.watcher.asks.values()
+    assert ask.kind == "gathered" and ask.player == "Anna"
+    t.watcher.answer(ask.id, "Jh")
+    (ask,) = t.watcher.asks.values()
+    assert ask.kind == "gathered" and ask.player == "Cla" and ask.late == "Jh" and ask.trick == 1
+    assert t.played() == [("Beat", "9h"), ("Cla", "Jh")]  # nothing recorded until the missed card is named
+    t.watcher.answer(ask.id, "Th")
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+    assert t.hand.tricks[0].winner == t.hand.seats.index("Anna")  # the trump jack (hearts are trumps)
+    assert t.watcher.asks == {} and t.watcher.status()["state"] == "watching"
+    assert not t.hand.flags  # no card counted twice
+
+
+def test_a_gathered_trick_recorded_a_seat_late_is_set_right_by_answers_from_the_record():
+    t = Table()
+    _gathered_a_seat_late(t)
+    answers = RecordAnswers([[*t.hand.events[:-2], CardPlayed("Cla", card("Th")), CardPlayed("Anna", card("Jh"))]])
+    for _ in range(3):
+        for ask in list(t.watcher.asks.values()):
+            t.watcher.answer(ask.id, answers(t.watcher, ask))
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+
+
+def test_a_card_named_twice_for_a_trick_gathered_short_is_refused_and_the_question_stays():
+    t = Table()
+    _gathered_a_seat_late(t)
+    (ask,) = t.watcher.asks.values()
+    t.watcher.answer(ask.id, "Jh")
+    (ask,) = t.watcher.asks.values()
+    with pytest.raises(AnswerError, match="named already"):
+        t.watcher.answer(ask.id, "Jh")
+    assert list(t.watcher.asks) == [ask.id] and t.played() == [("Beat", "9h"), ("Cla", "Jh")]
 
 
 def test_a_hand_held_over_the_pile_asks_nothing_at_first_and_its_question_is_void_once_the_cards_show():

@@ -63,6 +63,16 @@ def test_a_moving_glimpse_is_not_adopted():
     assert st.adopt(st.glimpses[0], 0.5) is None
 
 
+def test_two_cards_read_timidly_on_each_other_are_two_glimpses_each_lying_still():
+    """An 8h thrown onto a Qh, both read under min_conf (tuning pile seed 6): each frame's two timid reads
+    went to one glimpse, whose box jumped between them, so it never lay still and was never adopted."""
+    st = Stabilizer(min_conf=0.5)
+    under, over = R("6h", confidence=0.37, box=(263, 55, 360, 162)), R("8h", confidence=0.46, box=(281, 79, 362, 181))
+    feed(st, [[under, over]] * 10)
+    assert sorted(max(g.votes, key=g.votes.get) for g in st.glimpses) == ["6h", "8h"]
+    assert all(st.adopt(g, 0.5) is not None for g in list(st.glimpses))
+
+
 def test_a_single_glare_frame_creates_no_card():
     frames = [[]] * 3 + [[R("Kd")]] + [[]] * 10
     assert feed(Stabilizer(), frames) == []

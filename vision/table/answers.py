@@ -3,8 +3,8 @@ the hands it shows) finishes every hand without a person, and counts the asks it
 
 The answer file is a hand history in the format ``chratze replay`` reads (``docs/hand-history.md``):
 its k-th hand answers the asks of the session's k-th hand. An ask for the upcard takes the record's
-next upcard; an ask for a play by a player (which card lies there, or which card a player laid on a
-trick gathered before the camera saw it) takes that player's next play in the record; an ask whether
+next upcard; an ask which card lies at a player's place takes that player's next play in the record,
+and an ask which card a player laid on a trick gathered short takes their play in that trick; an ask whether
 a player's card was missed takes the record's next play where it is theirs, else ``none``.
 """
 
@@ -44,6 +44,8 @@ class RecordAnswers:
         else:
             cards = [ev.card.code for ev in truth if isinstance(ev, CardPlayed) and ev.player == ask.player]
             n = sum(isinstance(ev, CardPlayed) and ev.player == ask.player for ev in hand.events)
+            if ask.trick is not None:  # the player's card of that trick, whatever the record holds in it
+                n = sum(ask.player in t.players for t in watcher.game.tricks(hand) if t.number < ask.trick)
         return cards[n] if n < len(cards) else None
 
 

@@ -134,6 +134,10 @@ class Glimpse:
     votes: dict[str, float] = field(default_factory=dict)  # what the timid reads named, weighed by confidence
     reads: int = 0
 
+    def still(self, still_iou: float) -> bool:
+        """It lies where it was first seen: a card lying, not a hand passing."""
+        return box_iou(self.first_box, self.box) >= still_iou
+
     def see(self, read: Read, t: float) -> None:
         self.box, self.last, self.reads = read.box, t, self.reads + 1
         self.votes[read.card] = self.votes.get(read.card, 0.0) + read.confidence
@@ -190,27 +194,38 @@ class Stabilizer:
 
     def _on(self, track: Track, read: Read) -> bool:
         """``read`` lies where ``track`` is, as a read matching it would."""
-        return box_iou(track.box, read.box) >= self.settings.match_iou or \
-            box_cover(track.box, read.box) >= self.settings.match_cover
+        return self.lies_on(track.box, read)
+
+    def lies_on(self, box: tuple[float, float, float, float], read: Read) -> bool:
+        """``read`` lies where a card last seen at ``box`` is, as a read matching its track would."""
+        return box_iou(box, read.box) >= self.settings.match_iou or box_cover(box, read.box) >= self.settings.match_cover
 
     def _glimpse(self, timid: list[Read], t: float) -> None:
-        """Follow where timid reads come, frame to frame, as tracks follow counted reads; one unseen for
-        ``gone_after`` frames is forgotten."""
+        """Follow where timid reads come, frame to frame, as tracks follow counted reads: each glimpse takes
+        at most one read a frame, the nearest; one unseen for ``gone_after`` frames is forgotten."""
         span = self.settings.gone_after / self.fps
         self.glimpses = [g for g in self.glimpses if t - g.last <= span]
-        for r in timid:
-            g = max(self.glimpses, key=lambda g: box_iou(g.box, r.box), default=None)
-            if g is None or box_iou(g.box, r.box) < self.settings.match_iou:
+        pairs = sorted(((box_iou(g.box, r.box), i, j) for i, g in enumerate(self.glimpses) for j, r in enumerate(timid)),
+                       reverse=True)
+        taken: set[int] = set()
+        seen: set[int] = set()
+        for iou, i, j in pairs:  # best overlap first: two cards on each other stay two glimpses
+            if iou >= self.settings.match_iou and i not in taken and j not in seen:
+                taken.add(i)
+                seen.add(j)
+                self.glimpses[i].see(timid[j], t)
+        for j, r in enumerate(timid):
+            if j not in seen:
                 g = Glimpse(r.box, t, t, r.box)
+                g.see(r, t)
                 self.glimpses.append(g)
-            g.see(r, t)
 
     def adopt(self, glimpse: Glimpse, t: float, impossible: frozenset[str] | set[str] = frozenset()) -> CardLaid | None:
         """A card read only timidly, lying still where the table needs a card (a watcher's call): a track
         named unsettled from its timid reads, so the table is asked which card it is. Its timid reads
         keep it on the table, as counted reads keep any other; None where it moved or named no possible card."""
         options = sorted(((v, c) for c, v in glimpse.votes.items() if c not in impossible), reverse=True)
-        if not options or box_iou(glimpse.first_box, glimpse.box) < self.settings.still_iou:
+        if not options or not glimpse.still(self.settings.still_iou):
             return None
         self.glimpses.remove(glimpse)
         possible = sum(v for v, _ in options)

@@ -25,7 +25,7 @@ from typing import Any, Callable
 import numpy as np
 
 from engine.cards import DECK, card
-from engine.events import CardCorrected, CardPlayed, Event, HandStarted, TrumpSixSwapped, UpcardShown
+from engine.events import CardCorrected, CardPlayed, Event, HandStarted, TrumpSixSwapped, Undo, UpcardShown
 from engine.hand import Hand, IllegalEvent
 from engine.kratzen_hand import KratzenHand
 from engine.kratzen_session import KratzenSession
@@ -73,12 +73,15 @@ class Ask:
     # card: which card lies there; missed: did ``player`` lay a card the camera did not see; gathered: the
     # trick was taken in before the camera saw ``player``'s card: which was it
     kind: str = "card"
+    trick: int | None = None  # a gathered ask: the trick whose card it asks for
+    # a gathered ask: the card recorded for ``player`` in that trick, which the table said was the next seat's
+    late: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "read": self.read, "choices": [c for c, _ in self.choices],
                 "shares": [s for _, s in self.choices], "box": [round(x, 1) for x in self.box],
                 "place": self.place, "event": self.event, "player": self.player, "why": self.why,
-                "t": round(self.t, 3), "snapshot": self.snapshot}
+                "t": round(self.t, 3), "snapshot": self.snapshot, "trick": self.trick, "late": self.late}
 
 
 @dataclass(frozen=True)
@@ -141,6 +144,8 @@ class Watcher:
         self._upcard_trail: list[tuple[float, str]] = []  # (t, place) of reads of the upcard while it may be swapped
         self.alikes: dict[str, set[str]] = {}  # a taught deck's pairs it confuses: {code: its look-alikes}
         self._gone_at: dict[str, float] = {}  # when each vanished card's track ended
+        # a gathered trick recorded a seat late: {trick number: [(player, card the table named), ...]}
+        self._late: dict[int, list[tuple[str, str]]] = {}
         hand = self.hand  # a record continued: a hand already over was gathered before this camera looked
         if hand is not None and hand.phase == "done":
             self.gathered = {(len(session.hands), t.number) for t in self.game.tricks(hand)}
@@ -160,6 +165,7 @@ class Watcher:
                 self.vanished[gone.card] = gone
                 self._gone_at[gone.card] = ev.t
                 notices += self._unask(ev.track)
+        self._sighted(reads, t)
         for ev in self._unread_over(t):
             self._laid(ev)
         notices += self._sync(meta or {})
@@ -174,7 +180,8 @@ class Watcher:
 
     def answer(self, ask_id: int, code: str) -> list[Notice]:
         """The table names the card of an ask; it is recorded as named. To a ``missed`` ask, ``none``
-        says no card was missed (the card at the other place was played out of turn). Raises
+        says no card was missed (the card at the other place was played out of turn); to a ``gathered``
+        one, a card the record holds as another player's of that trick asks that player next. Raises
         AnswerError (or IllegalEvent for a card the record cannot take), nothing changed, for an ask
         that is not open or a code that is no card."""
         ask = self.asks.get(ask_id)
@@ -182,7 +189,9 @@ class Watcher:
             raise AnswerError(f"no open question {ask_id} (open: {sorted(self.asks) or 'none'})")
         named = None if ask.kind == "missed" and code.strip().lower() == "none" else _code(code)
         seen = self.seen.get(ask.track)  # an ask of a card closes when it leaves the table
-        if ask.kind in ("missed", "gathered") and named is not None:  # the card the camera did not see
+        if ask.kind == "gathered":
+            return self._answer_gathered(ask, named)
+        if ask.kind == "missed" and named is not None:  # the card the camera did not see
             self._record(CardPlayed(ask.player, card(named)).with_meta(source="table", asked=ask.id,
                                                                       t=round(self.now, 3)))
             self.excused.add(named)  # never seen on the table, so never missing from it
@@ -193,6 +202,46 @@ class Watcher:
             self.stabilizer.rename(ask.track, named)
         self._close(ask.track)
         return self._sync({})
+
+    def _answer_gathered(self, ask: Ask, named: str) -> list[Notice]:
+        """The card ``ask.player`` laid on a trick gathered short. Where the record holds it as another
+        player's card of that trick, the camera missed a card earlier in the trick and recorded each one
+        after it a seat late: that player is asked next, until a card the record does not hold names the
+        one missed; then the plays are moved up a seat (corrections) and the last one is recorded."""
+        trick = self.game.trick(self.hand)
+        chain = self._late.get(trick.number, [])
+        earlier = next((p for p, c in chain if c == named), None)
+        if earlier is not None:
+            raise AnswerError(f"{named} was named already, as {earlier}'s card of trick {trick.number}")
+        chain = [*chain, (ask.player, named)]
+        holder = dict(zip(trick.cards, trick.players)).get(named)
+        self._close(ask.track)
+        if holder is not None and holder not in {p for p, _ in chain}:
+            self._late[trick.number] = chain  # ask the holder which card was theirs
+            return self._sync({})
+        self._late.pop(trick.number, None)
+        self._relay(trick, chain, ask.id)
+        return self._sync({})
+
+    def _relay(self, trick: TrickView, chain: list[tuple[str, str]], asked: int) -> None:
+        """Record what the table named for a trick gathered short, the missed card first: a player whose
+        card the record holds gets a correction, the last one a play. All or nothing: a step the record
+        refuses undoes the steps before it."""
+        recorded = dict(zip(trick.players, trick.cards))
+        done = 0
+        try:
+            for player, code in reversed(chain):
+                meta = {"source": "table", "asked": asked, "t": round(self.now, 3)}
+                if player in recorded:
+                    self._record(CardCorrected(self._recorded_at(recorded[player]), card(code)).with_meta(**meta))
+                else:
+                    self._record(CardPlayed(player, card(code)).with_meta(**meta))
+                done += 1
+        except IllegalEvent:
+            for _ in range(done):
+                self._record(Undo())
+            raise
+        self.excused.add(chain[-1][1])  # never seen on the table, so never missing from it
 
     def excuse(self, code: str) -> list[Notice]:
         """A person says a vanished card of the trick is fine (e.g. it was knocked under another)."""
@@ -262,6 +311,17 @@ class Watcher:
                 out[last.card] = max(over, key=lambda s: (s not in under, s.first_seen)).card  # in view, on top
                 under.append(last)
         return out
+
+    def _sighted(self, reads: list, t: float) -> None:
+        """A card of the trick in progress out of sight, read again where it lay under its own name but only
+        timidly (a strip showing under the cards thrown onto it): it still lay there then, so cards laid
+        until now cover it as they would have before its track ended."""
+        st = self.stabilizer
+        timid = [r for r in reads if r.confidence < st.settings.min_conf and r.card in self.vanished]
+        trick = self._out_of_sight() if timid else set()
+        for r in timid:
+            if r.card in trick and st.lies_on(self.vanished[r.card].box, r):
+                self._gone_at[r.card] = max(self._gone_at.get(r.card, t), t)
 
     def _unread_over(self, t: float) -> list[CardLaid]:
         """A card of the trick in progress out of sight under something read only timidly, that came after
@@ -366,6 +426,7 @@ class Watcher:
             self.excused.clear()
             self.vanished.clear()
             self._gone_at.clear()
+            self._late.clear()
             for s in self.seen.values():
                 s.claimed = s.claimed or "left from the last hand"
 
@@ -494,23 +555,36 @@ class Watcher:
         if turn is None or len(trick.cards) < 2 or missing != set(trick.cards) - self.excused:
             return None
         went = max(self._gone_at.get(c, self.now) for c in missing)
-        return hand.seats[turn] if self.now - went >= self.stabilizer.settings.ask_after else None
+        if self.now - went < self.stabilizer.settings.ask_after:
+            return None
+        chain = self._late.get(trick.number)
+        if chain:  # the table named a card the record holds as another's: ask that player next
+            return dict(zip(trick.cards, trick.players))[chain[-1][1]]
+        return hand.seats[turn]
 
     def _ask_gathered(self, player: str, missing: set[str]) -> list[Notice]:
         """Hold the record and ask which card ``player`` laid on the trick gathered before it was seen."""
         trick = self.game.trick(self.hand)
         cards = ", ".join(sorted(missing))
+        chain = self._late.get(trick.number, [])
+        late = dict(zip(trick.players, trick.cards)).get(player) if chain else None
+        if late is None:
+            why = f"trick {trick.number} ({cards}) was gathered before the camera saw {player}'s card"
+        else:
+            by, named = chain[-1]
+            why = (f"trick {trick.number} was gathered short, and {named}, recorded as {player}'s card, was {by}'s: "
+                   f"the camera missed a card before it")
         notices = self._open(-trick.number, lambda n: (
-            Ask(n, -trick.number, "", [], (0.0, 0.0, 0.0, 0.0), None, CardPlayed.type, player,
-                f"trick {trick.number} ({cards}) was gathered before the camera saw {player}'s card", self.now,
-                kind="gathered"),
-            f"which card did {player} play? trick {trick.number} was gathered before the camera saw it"))
+            Ask(n, -trick.number, "", [], (0.0, 0.0, 0.0, 0.0), None, CardPlayed.type, player, why, self.now,
+                kind="gathered", trick=trick.number, late=late),
+            f"which card did {player} play to trick {trick.number}? {why}"))
         return notices + self._set("asking", f"tap the card {player} played to trick {trick.number}")
 
     def _unask_gathered(self) -> list[Notice]:
         """No card of the trick is out of sight any more (a hand had been over them, or the play was tapped
         in): the question about a gathered trick is void."""
         out = []
+        self._late.clear()  # the trick was not gathered short: what the table named of it no longer stands
         for ask in [a for a in self.asks.values() if a.kind == "gathered"]:
             self._close(ask.track)
             out.append(Notice("ask_void", f"trick {-ask.track} is in step with the table again: no card to name",

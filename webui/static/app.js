@@ -285,10 +285,12 @@ function missedPanel(a, deck) {
     h("button", { onclick: () => answer("none") }, t("ask_out_of_turn").replace("{p}", a.place)));
 }
 function gatheredPanel(a, deck) {
-  // the trick was gathered before the camera saw a.player's card: which was it
+  // the trick was gathered before the camera saw a.player's card: which was it (a.late: the card recorded
+  // as theirs was the next player's, so theirs is the card the camera missed, or the one before it)
   const answer = c => send("/api/camera/answer", { ask: a.id, card: c });
-  return h("section", { class: "ask", id: `ask-${a.id}` }, h("h2", {}, t("ask_gathered").replace("{p}", a.player)),
-    h("button", { class: "choice", onclick: () => pickCard(t("ask_which").replace("{p}", a.player), answer, [], deck) },
+  const title = a.late ? t("ask_late").replace("{c}", a.late) : t("ask_gathered");
+  return h("section", { class: "ask", id: `ask-${a.id}` }, h("h2", {}, title.replaceAll("{p}", a.player)),
+    h("p", {}, a.why), h("button", { class: "choice", onclick: () => pickCard(t("ask_which").replace("{p}", a.player), answer, [], deck) },
       t("ask_pick_card").replace("{p}", a.player)));
 }
 function correct(play) {
