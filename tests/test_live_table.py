@@ -681,6 +681,24 @@ def test_a_card_named_twice_for_a_trick_gathered_short_is_refused_and_the_questi
     assert list(t.watcher.asks) == [ask.id] and t.played() == [("Beat", "9h"), ("Cla", "Jh")]
 
 
+def test_a_trick_gathered_with_only_its_lead_recorded_asks_for_the_cards_never_seen():
+    """Cla's and Anna's cards landed almost exactly on Beat's lead and were taken for it (a tuning pile
+    hand, seed 4): the trick is gathered with one card recorded, and each missing card is asked in turn
+    (a lone lead out of sight had left the table out of sync for good)."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.take("9h")
+    t.frames(30)
+    (ask,) = t.watcher.asks.values()
+    assert ask.kind == "gathered" and ask.player == "Cla"
+    t.watcher.answer(ask.id, "Th")
+    (ask,) = t.watcher.asks.values()
+    assert ask.player == "Anna"
+    t.watcher.answer(ask.id, "Jh")
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+
+
 def test_a_hand_held_over_the_pile_asks_nothing_at_first_and_its_question_is_void_once_the_cards_show():
     t = Table()
     t.to_play(anna="metcho")

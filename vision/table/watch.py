@@ -545,14 +545,15 @@ class Watcher:
         return hand.seats[turn]
 
     def _gathered_short(self, missing: set[str]) -> str | None:
-        """The player to play, where every card of the trick in progress (two or more) went out of sight
-        together at least ``ask_after`` seconds ago: the trick was gathered before the camera saw that
-        player's card (a card thrown onto the pile and never read). None otherwise: a card or two knocked
-        away, or a hand held over the pile for a moment, is out of sync as before."""
+        """The player to play, where every card of the trick in progress (the lead alone, too) went out of
+        sight together at least ``ask_after`` seconds ago: the trick was gathered before the camera saw
+        that player's card (cards thrown onto the pile and never read, or taken for the card under them).
+        None otherwise: some of the cards knocked away, or a hand held over the pile for a moment, is out
+        of sync as before; a question whose cards show again is withdrawn."""
         hand = self.hand
         trick = self.game.trick(hand) if hand is not None else None
         turn = hand.whose_turn() if trick is not None else None
-        if turn is None or len(trick.cards) < 2 or missing != set(trick.cards) - self.excused:
+        if turn is None or not trick.cards or missing != set(trick.cards) - self.excused:
             return None
         went = max(self._gone_at.get(c, self.now) for c in missing)
         if self.now - went < self.stabilizer.settings.ask_after:
