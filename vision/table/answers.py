@@ -43,9 +43,10 @@ class RecordAnswers:
             n = len(hand.upcards)
         else:
             cards = [ev.card.code for ev in truth if isinstance(ev, CardPlayed) and ev.player == ask.player]
-            n = sum(isinstance(ev, CardPlayed) and ev.player == ask.player for ev in hand.events)
             if ask.trick is not None:  # the player's card of that trick, whatever the record holds in it
                 n = sum(ask.player in t.players for t in watcher.game.tricks(hand) if t.number < ask.trick)
+            else:
+                n = sum(isinstance(ev, CardPlayed) and ev.player == ask.player for ev in hand.events)
         return cards[n] if n < len(cards) else None
 
 

@@ -32,6 +32,14 @@ class TrickView:
     players: tuple[str, ...]
     winner: str | None = None  # None while it is in progress
 
+    def player_of(self, code: str) -> str | None:
+        """Who the record says played ``code`` in this trick (None: nobody)."""
+        return dict(zip(self.cards, self.players)).get(code)
+
+    def card_of(self, player: str) -> str | None:
+        """The card the record holds as ``player``'s in this trick (None: none yet)."""
+        return dict(zip(self.players, self.cards)).get(player)
+
 
 class ChratzeTable:
     """Chratze at the table (RULES.md): the upcard lies face up through the auction, the trump 6 may be

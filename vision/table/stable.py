@@ -205,15 +205,12 @@ class Stabilizer:
         at most one read a frame, the nearest; one unseen for ``gone_after`` frames is forgotten."""
         span = self.settings.gone_after / self.fps
         self.glimpses = [g for g in self.glimpses if t - g.last <= span]
-        pairs = sorted(((box_iou(g.box, r.box), i, j) for i, g in enumerate(self.glimpses) for j, r in enumerate(timid)),
-                       reverse=True)
-        taken: set[int] = set()
-        seen: set[int] = set()
-        for iou, i, j in pairs:  # best overlap first: two cards on each other stay two glimpses
-            if iou >= self.settings.match_iou and i not in taken and j not in seen:
-                taken.add(i)
-                seen.add(j)
-                self.glimpses[i].see(timid[j], t)
+        pairs = [(box_iou(g.box, r.box), i, j) for i, g in enumerate(self.glimpses) for j, r in enumerate(timid)]
+        # one read each, best overlap first: two cards read on each other stay two glimpses
+        paired = _best_first(pairs, lambda iou, i, j: iou >= self.settings.match_iou)
+        for i, j in paired.items():
+            self.glimpses[i].see(timid[j], t)
+        seen = set(paired.values())
         for j, r in enumerate(timid):
             if j not in seen:
                 g = Glimpse(r.box, t, t, r.box)
@@ -269,17 +266,12 @@ class Stabilizer:
         boxes = {tr.id: tr.box for tr in self.tracks}
         ahead = {tr.id: tr.ahead(self.settings.ahead_frames) for tr in self.tracks}
         trust = self.settings.ahead_trust
-        pairs = sorted(((max(box_iou(tr.box, r.box), trust * box_iou(ahead[tr.id], r.box)), tr.id, i)
-                        for tr in self.tracks for i, r in enumerate(reads)), reverse=True)
-        out: dict[int, Read] = {}
-        used: set[int] = set()
-        for iou, tid, i in pairs:
-            if tid in out or i in used:
-                continue
-            if iou < self.settings.match_iou and box_cover(boxes[tid], reads[i].box) < self.settings.match_cover:
-                continue
-            out[tid] = reads[i]
-            used.add(i)
+        pairs = [(max(box_iou(tr.box, r.box), trust * box_iou(ahead[tr.id], r.box)), tr.id, i)
+                 for tr in self.tracks for i, r in enumerate(reads)]
+        paired = _best_first(pairs, lambda iou, tid, i: iou >= self.settings.match_iou or
+                             box_cover(boxes[tid], reads[i].box) >= self.settings.match_cover)
+        out: dict[int, Read] = {tid: reads[i] for tid, i in paired.items()}
+        used = set(paired.values())
         for i, r in enumerate(reads):
             if i not in used:
                 tr = Track(self._next, r.box, first_seen=t)
@@ -426,6 +418,17 @@ class Carried:
 
 def _moved(track: Track, still_iou: float) -> bool:
     return len(track.boxes) >= 2 and box_iou(track.boxes[0], track.boxes[-1]) < still_iou
+
+
+def _best_first(pairs: list[tuple[float, int, int]], ok: Callable[[float, int, int], bool]) -> dict[int, int]:
+    """Greedy one-to-one pairing of (score, a, b), highest score first, of pairs ``ok`` accepts: {a: b}."""
+    out: dict[int, int] = {}
+    used: set[int] = set()
+    for score, a, b in sorted(pairs, reverse=True):
+        if a not in out and b not in used and ok(score, a, b):
+            out[a] = b
+            used.add(b)
+    return out
 
 
 def _push(q: deque, item, size: int) -> None:

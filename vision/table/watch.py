@@ -214,7 +214,7 @@ class Watcher:
         if earlier is not None:
             raise AnswerError(f"{named} was named already, as {earlier}'s card of trick {trick.number}")
         chain = [*chain, (ask.player, named)]
-        holder = dict(zip(trick.cards, trick.players)).get(named)
+        holder = trick.player_of(named)
         self._close(ask.track)
         if holder is not None and holder not in {p for p, _ in chain}:
             self._late[trick.number] = chain  # ask the holder which card was theirs
@@ -227,13 +227,13 @@ class Watcher:
         """Record what the table named for a trick gathered short, the missed card first: a player whose
         card the record holds gets a correction, the last one a play. All or nothing: a step the record
         refuses undoes the steps before it."""
-        recorded = dict(zip(trick.players, trick.cards))
+        meta = {"source": "table", "asked": asked, "t": round(self.now, 3)}
         done = 0
         try:
             for player, code in reversed(chain):
-                meta = {"source": "table", "asked": asked, "t": round(self.now, 3)}
-                if player in recorded:
-                    self._record(CardCorrected(self._recorded_at(recorded[player]), card(code)).with_meta(**meta))
+                held = trick.card_of(player)
+                if held is not None:
+                    self._record(CardCorrected(self._recorded_at(held), card(code)).with_meta(**meta))
                 else:
                     self._record(CardPlayed(player, card(code)).with_meta(**meta))
                 done += 1
@@ -560,7 +560,7 @@ class Watcher:
             return None
         chain = self._late.get(trick.number)
         if chain:  # the table named a card the record holds as another's: ask that player next
-            return dict(zip(trick.cards, trick.players))[chain[-1][1]]
+            return trick.player_of(chain[-1][1])
         return hand.seats[turn]
 
     def _ask_gathered(self, player: str, missing: set[str]) -> list[Notice]:
@@ -568,7 +568,7 @@ class Watcher:
         trick = self.game.trick(self.hand)
         cards = ", ".join(sorted(missing))
         chain = self._late.get(trick.number, [])
-        late = dict(zip(trick.players, trick.cards)).get(player) if chain else None
+        late = trick.card_of(player) if chain else None
         if late is None:
             why = f"trick {trick.number} ({cards}) was gathered before the camera saw {player}'s card"
         else:
