@@ -5,6 +5,7 @@
     python benchmarks/live_table.py --hands 20 --reader truth   # perfect detector, 10 % misreads
     python benchmarks/live_table.py --ruleset kratzen --world held-out --hands 20   # hands of Kratzen
     python benchmarks/live_table.py --prints --mix --hands 20   # tuning world, each pack another print
+    python benchmarks/live_table.py --world held-out --hands 40 --mix --workers 8   # hands side by side
 
 Each hand is a random simulated hand (3-6 players, some illegal plays), rendered with a Swiss
 pack (French and German in turn) in a world of :mod:`datasets.held_out`: the tuning world (640x480,
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import random
 import statistics
 import sys
@@ -178,6 +180,35 @@ def camera_named(log: list) -> dict[int, tuple[tuple[str, str], float]]:
             if isinstance(e.event, (UpcardShown, CardPlayed)) and e.event.meta and "t" in e.event.meta}
 
 
+_WORKER: dict = {}
+
+
+def _hand(args, recognizer, seed: int, pile: bool) -> dict:
+    tracker = {k: v for k, v in (("ask_support", args.ask_support), ("min_conf", args.min_conf)) if v is not None}
+    return one_hand(seed, args.reader, recognizer, not (args.no_zones or pile), pile, WORLDS[args.world], tracker,
+                    args.pack, ruleset=args.ruleset, prints=args.prints)
+
+
+def _start_worker(args) -> None:
+    _WORKER["args"] = args
+    _WORKER["recognizer"] = recognizer_from(args, reuse_frames=args.reuse) if args.reader == "model" else None
+
+
+def _worker_hand(job: tuple[int, bool]) -> dict:
+    return _hand(_WORKER["args"], _WORKER["recognizer"], *job)
+
+
+def _hands(args, recognizer, jobs: list[tuple[int, bool]]):
+    """Each hand's row, in seed order; ``--workers`` hands at a time in processes of their own (each hand
+    depends only on its seed, so the rows are the same as one at a time)."""
+    if args.workers <= 1:
+        yield from (_hand(args, recognizer, seed, pile) for seed, pile in jobs)
+        return
+    ctx = multiprocessing.get_context("spawn")  # ONNX Runtime's sessions do not survive a fork
+    with ctx.Pool(args.workers, initializer=_start_worker, initargs=(args,)) as pool:
+        yield from pool.imap(_worker_hand, jobs)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=20)
@@ -201,10 +232,13 @@ def main(argv: list[str] | None = None) -> None:
                     help="tuning world only: each hand's pack as another printer made it (datasets.prints), so "
                          "the tuning world has misreads to choose what to ask on")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="hands played at a time, each in a process of its own (same rows; frames per second "
+                         "and latency then measure a share of the machine)")
     model_options(ap)
     args = ap.parse_args(argv)
     recognizer = None
-    if args.reader == "model":
+    if args.reader == "model" and args.workers <= 1:
         recognizer = recognizer_from(args, reuse_frames=args.reuse)
     world = WORLDS[args.world]
     if args.prints and world.held_out:
@@ -213,12 +247,10 @@ def main(argv: list[str] | None = None) -> None:
     rows = []
     t0 = time.time()
     dump = open(args.dump, "w") if args.dump else None
-    for seed in range(first, first + args.hands):
-        pile = args.pile or (args.mix and (seed - first) // 2 % 2 == 1)
-        tracker = {k: v for k, v in (("ask_support", args.ask_support), ("min_conf", args.min_conf)) if v is not None}
-        r = one_hand(seed, args.reader, recognizer, not (args.no_zones or pile), pile, world, tracker, args.pack,
-                     ruleset=args.ruleset, prints=args.prints)
+    jobs = [(seed, args.pile or (args.mix and (seed - first) // 2 % 2 == 1)) for seed in range(first, first + args.hands)]
+    for r in _hands(args, recognizer, jobs):
         rows.append(r)
+        seed, pile = r["seed"], r["pile"]
         if dump:
             for e in r["events"]:
                 dump.write(json.dumps({"seed": seed, "world": world.name, "pile": pile, **e}) + "\n")
@@ -235,6 +267,9 @@ def main(argv: list[str] | None = None) -> None:
         if args.verbose:
             for d in r["details"] + r["left"]:
                 print(f"    {d}")
+    if args.workers > 1:
+        print(f"(hands run {args.workers} at a time: frames per second and latency are each hand's share of the "
+              "machine, not a table's own figures)")
     lat = [x for r in rows for x in r["latency"]]
     same = sum(r["same"] for r in rows)
     print(f"\nruleset: {args.ruleset}; world: {world.name}; pack: {args.pack or 'the Swiss scans'}; deck: {args.deck or 'none'}; "

@@ -373,3 +373,22 @@ def test_a_card_laid_tells_how_sure_its_reads_were():
     laid = next(e for _, e in ev if isinstance(e, CardLaid))
     assert laid.confidence == pytest.approx(0.8)
     assert [c for c, _ in laid.choices] == ["Ah", "Ad"]
+
+
+def test_a_card_carried_in_read_as_its_neighbour_on_the_way_is_named_by_its_reads_lying_still():
+    """Blurred and half under the hand, a 7s on its way reads as the 8s; lying still it reads as the 7s.
+    Named as soon as it lay still, the split reads would have the table asked; it waits for them instead."""
+    on_the_way = [[R("8s", 0.7, box=(52 + 16 * i, 100, 112 + 16 * i, 190), alternatives=[("7s", 0.3)])]
+                  for i in range(4)]
+    lying = [[R("7s", 0.9, box=(100, 100, 160, 190))]] * 40
+    laid = [(i, e) for i, e in feed(Stabilizer(), on_the_way + lying) if isinstance(e, CardLaid)]
+    assert [e.card for _, e in laid] == ["7s"]
+    i, e = laid[0]
+    assert e.support >= TrackerSettings().ask_support and i < 4 + 30  # before it would have been asked anyway
+
+
+def test_a_card_that_appeared_where_it_lies_is_named_at_once_however_split_its_reads():
+    # more reads of a card that never moved read no better: it is named (for the table to confirm) at once
+    frames = [[R("Ah" if i % 5 else "Ad")] for i in range(12)]
+    (laid,) = [(i, e) for i, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+    assert laid[0] < 6 and laid[1].support < TrackerSettings().ask_support

@@ -86,6 +86,7 @@ class Track:
     firsts: dict[str, list[float]] = field(default_factory=dict)  # card -> [reads naming it first, their confidence]
     fixed: bool = False  # a person named the card: no re-read renames it (a card thrown onto it still can)
     glimpsed: bool = False  # adopted from timid reads alone (Stabilizer.adopt): they keep it on the table
+    came_from: tuple[float, float, float, float] | None = None  # its first read's box: was it carried in?
 
     def step(self) -> tuple[float, float]:
         """How far its box's centre moved between its last two reads."""
@@ -274,7 +275,7 @@ class Stabilizer:
         used = set(paired.values())
         for i, r in enumerate(reads):
             if i not in used:
-                tr = Track(self._next, r.box, first_seen=t)
+                tr = Track(self._next, r.box, first_seen=t, came_from=r.box)
                 self._next += 1
                 self.tracks.append(tr)
                 out[tr.id] = r
@@ -298,8 +299,9 @@ class Stabilizer:
         best = options[0][0]
         unclear = best < self.settings.min_support * possible or best < self.settings.min_share * total
         timid = best / possible * total < self.settings.min_hits * self.settings.sure_conf  # a hand half over it
-        if (unclear or timid) and t - track.first_seen < self.settings.ask_after:
-            return []  # wait for a clear, sure majority
+        if (unclear or timid or self._doubtful(track, options[0][1], best / possible)) and \
+                t - track.first_seen < self.settings.ask_after:
+            return []  # wait for a clear, sure majority, or for a carried card's reads lying still
         # the reads favour a card that cannot be new here: the next-best is a guess, for the table to confirm
         top = max(track.votes, key=track.votes.__getitem__)
         guess = top in impossible
@@ -312,6 +314,15 @@ class Stabilizer:
         return [CardLaid(track.id, track.card, track.box, t, best / possible, track.first_seen,
                          confidence=track.sureness(track.card, self.settings.alternative_weight), choices=choices,
                          settled=settled, favoured=top if guess else None)]
+
+    def _doubtful(self, track: Track, card: str, support: float) -> bool:
+        """``card`` was seen carried in and, named now, would be asked (split or timid reads): the reads
+        of a card on its way (blurred, half under the hand) often name its neighbour, and those of it
+        lying still outvote them within ``ask_after``, so it waits for them as an unclear card does."""
+        st = self.settings
+        if track.came_from is None or box_iou(track.came_from, track.box) >= st.still_iou:
+            return False  # it appeared where it lies: more reads of it are no better
+        return support < st.ask_support or track.sureness(card, st.alternative_weight) < st.ask_conf
 
     def _stray(self, track: Track, card: str, impossible) -> bool:
         """The reads favour a card that cannot be new here, and ``card`` was among only a few of them:
