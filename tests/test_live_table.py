@@ -286,6 +286,34 @@ def test_a_new_upcard_after_everyone_said_weg():
     assert [c.code for c in t.hand.upcards] == ["Kh", "Qs"] and t.hand.phase == "auction"
 
 
+def test_a_new_upcard_read_only_timidly_is_asked_once_it_has_lain_still_so_the_bids_on_it_are_taken():
+    """Everyone said weg and the dealer turns a new upcard the camera reads only under min_conf (a
+    held-out hand: the 7s at 0.38 for good): the record awaits an upcard, so the table is asked which
+    card it is, and the bids on it are taken after."""
+    t = Table()
+    t.start()
+    t.lay("Kh", "upcard")
+    for p in ("Beat", "Cla", "Anna"):
+        t.tap(BidMade(p, "weg"))
+    timid = R("6s", (360, 200, 420, 290), confidence=0.38, alternatives=[("7s", 0.3)])
+    t.frames(20, extra=[timid])
+    assert t.watcher.asks == {}  # a glimpse for less than ask_after asks nothing
+    t.frames(20, extra=[timid])
+    (ask,) = t.watcher.asks.values()
+    assert ask.kind == "card" and ask.read == "6s"
+    t.watcher.answer(ask.id, "7s")
+    assert [c.code for c in t.hand.upcards] == ["Kh", "7s"] and t.hand.phase == "auction"
+    t.tap(BidMade("Beat", "chratze"))
+    assert t.hand.chratzer is not None
+
+
+def test_with_zones_a_timid_read_at_a_players_place_during_the_deal_is_no_upcard_to_ask_about():
+    t = Table(zones())
+    t.start()
+    t.frames(40, extra=[R("6s", SPOT["Beat"], confidence=0.38)])
+    assert t.watcher.asks == {} and t.hand.upcards == []
+
+
 def test_the_trump_six_laid_where_the_upcard_was_waits_for_who_swapped():
     t = Table()
     t.to_play("Kh")

@@ -131,15 +131,18 @@ class Glimpse:
     box: tuple[float, float, float, float]
     since: float
     last: float
-    first_box: tuple[float, float, float, float]  # where it was first seen: a card lying still stays there
+    rest_box: tuple[float, float, float, float]  # where it came to rest: a card lying still stays there
+    rest_since: float  # when it came there (a card read timidly as it was carried in, too, comes to rest)
     votes: dict[str, float] = field(default_factory=dict)  # what the timid reads named, weighed by confidence
     reads: int = 0
 
-    def still(self, still_iou: float) -> bool:
-        """It lies where it was first seen: a card lying, not a hand passing."""
-        return box_iou(self.first_box, self.box) >= still_iou
+    def still(self) -> bool:
+        """It was read again where it came to rest: a card lying, not a hand passing."""
+        return self.rest_since < self.last
 
-    def see(self, read: Read, t: float) -> None:
+    def see(self, read: Read, t: float, still_iou: float) -> None:
+        if box_iou(self.rest_box, read.box) < still_iou:
+            self.rest_box, self.rest_since = read.box, t
         self.box, self.last, self.reads = read.box, t, self.reads + 1
         self.votes[read.card] = self.votes.get(read.card, 0.0) + read.confidence
 
@@ -210,12 +213,12 @@ class Stabilizer:
         # one read each, best overlap first: two cards read on each other stay two glimpses
         paired = _best_first(pairs, lambda iou, i, j: iou >= self.settings.match_iou)
         for i, j in paired.items():
-            self.glimpses[i].see(timid[j], t)
+            self.glimpses[i].see(timid[j], t, self.settings.still_iou)
         seen = set(paired.values())
         for j, r in enumerate(timid):
             if j not in seen:
-                g = Glimpse(r.box, t, t, r.box)
-                g.see(r, t)
+                g = Glimpse(r.box, t, t, r.box, t)
+                g.see(r, t, self.settings.still_iou)
                 self.glimpses.append(g)
 
     def adopt(self, glimpse: Glimpse, t: float, impossible: frozenset[str] | set[str] = frozenset()) -> CardLaid | None:
@@ -223,7 +226,7 @@ class Stabilizer:
         named unsettled from its timid reads, so the table is asked which card it is. Its timid reads
         keep it on the table, as counted reads keep any other; None where it moved or named no possible card."""
         options = sorted(((v, c) for c, v in glimpse.votes.items() if c not in impossible), reverse=True)
-        if not options or not glimpse.still(self.settings.still_iou):
+        if not options or not glimpse.still():
             return None
         self.glimpses.remove(glimpse)
         possible = sum(v for v, _ in options)

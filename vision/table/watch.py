@@ -166,7 +166,7 @@ class Watcher:
                 self._gone_at[gone.card] = ev.t
                 notices += self._unask(ev.track)
         self._sighted(reads, t)
-        for ev in self._unread_over(t):
+        for ev in self._unread_over(t) + self._unread_upcard(t):
             self._laid(ev)
         notices += self._sync(meta or {})
         return notices
@@ -337,12 +337,32 @@ class Watcher:
                 continue
             ended = self._gone_at.get(code, float("inf"))
             for g in list(st.glimpses):
-                if g.last < t or not last.first_seen < g.since <= ended or t - g.since < st.settings.ask_after:
+                if g.last < t or not last.first_seen < g.since <= ended or t - g.rest_since < st.settings.ask_after:
                     continue
                 if box_under(last.box, [g.box]) >= COVERED:
                     laid = st.adopt(g, t, self.impossible())
                     if laid is not None:
                         return [laid]
+        return []
+
+    def _unread_upcard(self, t: float) -> list[CardLaid]:
+        """While the record awaits an upcard (the deal, or a new one after everyone passed), something read
+        only timidly that has lain still for ``ask_after`` on the upcard spot (anywhere without zones), on
+        no card in view: an upcard the camera cannot read. It is laid unsettled, so the table is asked
+        which card it is; the bids on it were refused for good before."""
+        hand, st = self.hand, self.stabilizer
+        if hand is None or not st.glimpses or not self.game.turning(hand):
+            return []
+        for g in list(st.glimpses):
+            if g.last < t or t - g.rest_since < st.settings.ask_after:
+                continue
+            if self.layout is not None and self._place(g.box) != UPCARD:
+                continue
+            if any(st.lies_on(s.box, g) for s in self.seen.values()):
+                continue  # a card in view read timidly for a while
+            laid = st.adopt(g, t, self.impossible())
+            if laid is not None:
+                return [laid]
         return []
 
     def _out_of_sight(self) -> set[str]:
