@@ -375,16 +375,31 @@ def test_a_card_laid_tells_how_sure_its_reads_were():
     assert [c for c, _ in laid.choices] == ["Ah", "Ad"]
 
 
-def test_a_card_carried_in_read_as_its_neighbour_on_the_way_is_named_by_its_reads_lying_still():
-    """Blurred and half under the hand, a 7s on its way reads as the 8s; lying still it reads as the 7s.
-    Named as soon as it lay still, the split reads would have the table asked; it waits for them instead."""
-    on_the_way = [[R("8s", 0.7, box=(52 + 16 * i, 100, 112 + 16 * i, 190), alternatives=[("7s", 0.3)])]
-                  for i in range(4)]
+def _way(cards: list[str]) -> list[list[R]]:
+    """A card carried in to (100, 100, 160, 190), one read a frame, read as ``cards`` on its way."""
+    return [[R(c, 0.7, box=(100 - 16 * (len(cards) - 1 - i), 100, 160 - 16 * (len(cards) - 1 - i), 190),
+               alternatives=[("7s" if c != "7s" else "8s", 0.3)])] for i, c in enumerate(cards)]
+
+
+def test_a_card_carried_in_read_as_its_neighbours_on_the_way_is_named_by_its_reads_lying_still():
+    """Blurred and half under the hand, a 7s on its way reads as the 8s or the 6s now and then; lying
+    still it reads as the 7s. Named as soon as it lay still, the split reads would have the table asked;
+    it waits for them instead."""
     lying = [[R("7s", 0.9, box=(100, 100, 160, 190))]] * 40
-    laid = [(i, e) for i, e in feed(Stabilizer(), on_the_way + lying) if isinstance(e, CardLaid)]
+    laid = [(i, e) for i, e in feed(Stabilizer(), _way(["7s", "8s", "7s", "6s", "7s"]) + lying)
+            if isinstance(e, CardLaid)]
     assert [e.card for _, e in laid] == ["7s"]
     i, e = laid[0]
-    assert e.support >= TrackerSettings().ask_support and i < 4 + 30  # before it would have been asked anyway
+    assert e.support >= TrackerSettings().ask_support and i < 5 + 30  # before it would have been asked anyway
+
+
+def test_a_card_read_as_one_card_on_its_way_and_surely_as_another_lying_still_is_asked_not_waited_out():
+    """A reprinted 9s read as the 9s on its way and as the Qd, surely, lying still (a held-out hand): the
+    two disagree, so it is named as soon as it lies still, its reads split, for the table to confirm."""
+    lying = [[R("Qd", 0.78, box=(100, 100, 160, 190))]] * 40
+    laid = [(i, e) for i, e in feed(Stabilizer(), _way(["9s", "9s", "9s", "9s"]) + lying)
+            if isinstance(e, CardLaid)]
+    assert laid[0][0] < 4 + 10 and laid[0][1].support < TrackerSettings().ask_support
 
 
 def test_a_card_that_appeared_where_it_lies_is_named_at_once_however_split_its_reads():

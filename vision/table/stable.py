@@ -87,6 +87,7 @@ class Track:
     fixed: bool = False  # a person named the card: no re-read renames it (a card thrown onto it still can)
     glimpsed: bool = False  # adopted from timid reads alone (Stabilizer.adopt): they keep it on the table
     came_from: tuple[float, float, float, float] | None = None  # its first read's box: was it carried in?
+    on_the_way: dict[str, float] = field(default_factory=dict)  # card -> confidence of the best reads while it moved
 
     def step(self) -> tuple[float, float]:
         """How far its box's centre moved between its last two reads."""
@@ -185,6 +186,8 @@ class Stabilizer:
                 track.corners = list(getattr(read, "corners", None) or [])
                 track.cut = bool(getattr(read, "cut", False))
                 track.vote(read, self.settings.alternative_weight)
+                if not track.boxes or box_iou(track.boxes[-1], read.box) < self.settings.still_iou:
+                    track.on_the_way[read.card] = track.on_the_way.get(read.card, 0.0) + read.confidence
                 _push(track.boxes, read.box, self._edge_hits)
                 _push(track.tops, (read.card, read.confidence), 3 * self.settings.window)
             elif track.glimpsed and any(self._on(track, r) for r in timid):
@@ -319,12 +322,16 @@ class Stabilizer:
                          settled=settled, favoured=top if guess else None)]
 
     def _doubtful(self, track: Track, card: str, support: float) -> bool:
-        """``card`` was seen carried in and, named now, would be asked (split or timid reads): the reads
-        of a card on its way (blurred, half under the hand) often name its neighbour, and those of it
-        lying still outvote them within ``ask_after``, so it waits for them as an unclear card does."""
+        """``card`` was seen carried in, named mostly so on its way too, and, named now, would be asked
+        (split or timid reads): the reads of a card on its way (blurred, half under the hand) scatter
+        over its neighbours, and those of it lying still outvote them within ``ask_after``, so it waits
+        for them as an unclear card does. Where the way named another card mostly, the two disagree
+        (a reprinted card read surely wrong lying still): no wait, it is asked."""
         st = self.settings
         if track.came_from is None or box_iou(track.came_from, track.box) >= st.still_iou:
             return False  # it appeared where it lies: more reads of it are no better
+        if max(track.on_the_way, key=track.on_the_way.__getitem__, default=card) != card:
+            return False
         return support < st.ask_support or track.sureness(card, st.alternative_weight) < st.ask_conf
 
     def _stray(self, track: Track, card: str, impossible) -> bool:
