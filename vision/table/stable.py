@@ -186,7 +186,7 @@ class Stabilizer:
                 track.corners = list(getattr(read, "corners", None) or [])
                 track.cut = bool(getattr(read, "cut", False))
                 track.vote(read, self.settings.alternative_weight)
-                if not track.boxes or box_iou(track.boxes[-1], read.box) < self.settings.still_iou:
+                if track.card is None and self._moving(track, read):  # only an unnamed card's way is asked about
                     track.on_the_way[read.card] = track.on_the_way.get(read.card, 0.0) + read.confidence
                 _push(track.boxes, read.box, self._edge_hits)
                 _push(track.tops, (read.card, read.confidence), 3 * self.settings.window)
@@ -201,11 +201,21 @@ class Stabilizer:
 
     def _on(self, track: Track, read: Read) -> bool:
         """``read`` lies where ``track`` is, as a read matching it would."""
-        return self.lies_on(track.box, read)
+        return self.lies_on(track.box, read.box)
 
-    def lies_on(self, box: tuple[float, float, float, float], read: Read) -> bool:
-        """``read`` lies where a card last seen at ``box`` is, as a read matching its track would."""
-        return box_iou(box, read.box) >= self.settings.match_iou or box_cover(box, read.box) >= self.settings.match_cover
+    def lies_on(self, box: tuple[float, float, float, float], other: tuple[float, float, float, float]) -> bool:
+        """Something seen at ``other`` lies where a card last seen at ``box`` is, as a read matching its
+        track would."""
+        return box_iou(box, other) >= self.settings.match_iou or box_cover(box, other) >= self.settings.match_cover
+
+    def _moving(self, track: Track, read: Read) -> bool:
+        """``read`` finds ``track``'s card moved since its last read (or is its first)."""
+        return not track.boxes or box_iou(track.boxes[-1], read.box) < self.settings.still_iou
+
+    def resting(self, t: float) -> list[Glimpse]:
+        """Glimpses read this frame that have lain still where they came to rest for ``ask_after``: what
+        the watcher may adopt where the table needs a card."""
+        return [g for g in self.glimpses if g.last >= t and t - g.rest_since >= self.settings.ask_after]
 
     def _glimpse(self, timid: list[Read], t: float) -> None:
         """Follow where timid reads come, frame to frame, as tracks follow counted reads: each glimpse takes

@@ -320,7 +320,7 @@ class Watcher:
         timid = [r for r in reads if r.confidence < st.settings.min_conf and r.card in self.vanished]
         trick = self._out_of_sight() if timid else set()
         for r in timid:
-            if r.card in trick and st.lies_on(self.vanished[r.card].box, r):
+            if r.card in trick and st.lies_on(self.vanished[r.card].box, r.box):
                 self._gone_at[r.card] = max(self._gone_at.get(r.card, t), t)
 
     def _unread_over(self, t: float) -> list[CardLaid]:
@@ -336,8 +336,8 @@ class Watcher:
             if last is None:
                 continue
             ended = self._gone_at.get(code, float("inf"))
-            for g in list(st.glimpses):
-                if g.last < t or not last.first_seen < g.since <= ended or t - g.rest_since < st.settings.ask_after:
+            for g in st.resting(t):
+                if not last.first_seen < g.since <= ended:
                     continue
                 if box_under(last.box, [g.box]) >= COVERED:
                     laid = st.adopt(g, t, self.impossible())
@@ -353,12 +353,10 @@ class Watcher:
         hand, st = self.hand, self.stabilizer
         if hand is None or not st.glimpses or not self.game.turning(hand):
             return []
-        for g in list(st.glimpses):
-            if g.last < t or t - g.rest_since < st.settings.ask_after:
-                continue
+        for g in st.resting(t):
             if self.layout is not None and self._place(g.box) != UPCARD:
                 continue
-            if any(st.lies_on(s.box, g) for s in self.seen.values()):
+            if any(st.lies_on(s.box, g.box) for s in self.seen.values()):
                 continue  # a card in view read timidly for a while
             laid = st.adopt(g, t, self.impossible())
             if laid is not None:
