@@ -536,9 +536,11 @@ def caught_up(page, app, done: int) -> None:
 
     service, deadline = app.extensions["table"], time.time() + 10
     while len(service.session.log) <= done:
-        assert time.time() < deadline, "the tap was not recorded"
+        assert time.time() < deadline, f"the tap was not recorded; the page says: {page.inner_text('#banner')!r}"
         time.sleep(0.02)
-    page.wait_for_function(f"STATE && STATE.version >= {service.version}")
+    with service.lock:  # the log grows before the version is bumped, both under the lock
+        version = service.version
+    page.wait_for_function(f"STATE && STATE.version >= {version}")
 
 
 def test_an_evening_of_kratzen_is_chosen_in_setup_and_tapped_through_on_the_page(browser, tmp_path):
@@ -583,6 +585,7 @@ def test_an_evening_of_kratzen_is_chosen_in_setup_and_tapped_through_on_the_page
                         pick(page, c.code)
                 elif ev.type == "play":
                     page.click("#play")
+                    page.wait_for_selector(f"#picker[open] #picker-title:has-text('{ev.player}')")
                     pick(page, ev.card.code)
                 else:
                     continue  # the hands are never said at the table
