@@ -407,3 +407,12 @@ def test_a_card_that_appeared_where_it_lies_is_named_at_once_however_split_its_r
     frames = [[R("Ah" if i % 5 else "Ad")] for i in range(12)]
     (laid,) = [(i, e) for i, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
     assert laid[0] < 6 and laid[1].support < TrackerSettings().ask_support
+
+
+def test_a_card_read_as_one_card_on_its_way_and_as_another_lying_still_in_a_jittery_box_is_asked():
+    """As above, with the box of the card lying still jumping a few pixels now and then (a webcam's
+    noise): its reads lying still are no reads on its way, however its box jitters afterwards."""
+    lying = [[R("Qd", 0.78, box=(108, 100, 168, 190) if i % 4 == 2 else (100, 100, 160, 190))] for i in range(40)]
+    laid = [(i, e) for i, e in feed(Stabilizer(), _way(["9s", "9s", "9s", "9s"]) + lying)
+            if isinstance(e, CardLaid)]
+    assert laid[0][1].support < TrackerSettings().ask_support  # the still reads did not outvote the way's

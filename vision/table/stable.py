@@ -88,6 +88,7 @@ class Track:
     glimpsed: bool = False  # adopted from timid reads alone (Stabilizer.adopt): they keep it on the table
     came_from: tuple[float, float, float, float] | None = None  # its first read's box: was it carried in?
     on_the_way: dict[str, float] = field(default_factory=dict)  # card -> confidence of the best reads while it moved
+    lain_still: bool = False  # it has lain still once: later jumps of its box are the camera's, not its way
 
     def step(self) -> tuple[float, float]:
         """How far its box's centre moved between its last two reads."""
@@ -186,7 +187,7 @@ class Stabilizer:
                 track.corners = list(getattr(read, "corners", None) or [])
                 track.cut = bool(getattr(read, "cut", False))
                 track.vote(read, self.settings.alternative_weight)
-                if track.card is None and self._moving(track, read):  # only an unnamed card's way is asked about
+                if track.card is None and not track.lain_still and self._moving(track, read):  # an unnamed card's way
                     track.on_the_way[read.card] = track.on_the_way.get(read.card, 0.0) + read.confidence
                 _push(track.boxes, read.box, self._edge_hits)
                 _push(track.tops, (read.card, read.confidence), 3 * self.settings.window)
@@ -307,6 +308,7 @@ class Stabilizer:
             return self._replaced(track, t, impossible)
         if sum(track.hits) < self.settings.min_hits or not self._still(track):
             return []
+        track.lain_still = True
         total = sum(track.votes.values())
         options = sorted(((v, c) for c, v in track.votes.items() if c not in impossible), reverse=True)
         if not options:
