@@ -603,6 +603,43 @@ def test_an_evening_of_kratzen_is_chosen_in_setup_and_tapped_through_on_the_page
         page.screenshot(path=str(SHOTS / "kratzen.png"))
 
 
+def test_the_page_asks_for_an_upcard_the_camera_never_saw_and_a_pick_records_it(browser, tmp_path):
+    """A card lies at Beat's place, but the camera never saw the upcard turned: the page asks which card
+    was turned up, and a pick in the card picker records it."""
+    from dataclasses import dataclass, field
+
+    from vision.table.layout import TableLayout
+    from vision.table.watch import Watcher
+
+    @dataclass
+    class Read:
+        card: str
+        box: tuple
+        confidence: float = 0.9
+        alternatives: list = field(default_factory=list)
+        corners: list = field(default_factory=list)
+
+    app = create_app(tmp_path, pin=PIN)
+    s = app.extensions["table"]
+    layout = TableLayout.from_dict({"zones": {"Beat": [[0, 0], [200, 0], [200, 200], [0, 200]],
+                                              "upcard": [[300, 0], [500, 0], [500, 200], [300, 200]]}})
+    s.watcher = Watcher(s.session, layout, on_record=s.on_watcher_record)
+    s.start_hand(["Anna", "Beat", "Cla"], "Anna")
+    with s.lock:  # two seconds of frames: a card at Beat's place, nothing on the upcard spot
+        for k in range(40):
+            s.watcher.reads([Read("9h", (50, 50, 110, 140))], 0.05 * k)
+        s.bump()
+    with serving(app) as url, landscape_page(browser, pin=PIN) as page:
+        page.goto(url + "/")
+        page.wait_for_selector("section.ask")
+        assert "upcard" in page.inner_text("section.ask h2")
+        page.locator("section.ask button.choice").click()
+        pick(page, "Kh")
+        page.wait_for_function("STATE && STATE.hand && STATE.hand.upcards.length === 1")
+        assert [c.code for c in s.session.current.upcards] == ["Kh"]
+        assert page.locator("section.ask").count() == 0
+
+
 def test_on_an_evening_of_kratzen_the_page_asks_the_cameras_question_and_a_tap_answers_it(browser, tmp_path):
     """The camera reads a Six the Tell pack does not hold at Anna's place: the page shows the question in
     the Kratzen view with the likely cards, and a tap on the Weli records Anna's play."""

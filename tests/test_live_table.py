@@ -314,6 +314,46 @@ def test_with_zones_a_timid_read_at_a_players_place_during_the_deal_is_no_upcard
     assert t.watcher.asks == {} and t.hand.upcards == []
 
 
+def test_with_zones_a_card_lying_at_a_players_place_while_no_upcard_was_ever_seen_asks_for_the_upcard():
+    """The upcard was never read (a far Qd at 1280x720, not even timidly: a held-out hand stood still
+    for good), and a card lies at a player's place: play began, so the table is asked which card was
+    turned up; its answer is recorded, and the bids and the play after it."""
+    t = Table(zones())
+    t.start()
+    t.lying["9h"] = SPOT["Beat"]
+    t.frames(10)
+    assert t.watcher.asks == {}  # not before ask_after: the upcard may yet be read
+    t.frames(30)
+    (ask,) = t.watcher.asks.values()
+    assert ask.kind == "upcard" and ask.event == "upcard" and "9h" in ask.why
+    t.watcher.answer(ask.id, "Kh")
+    assert [c.code for c in t.hand.upcards] == ["Kh"] and t.watcher.asks == {}
+    for p, b in (("Beat", "chratze"), ("Cla", "metcho"), ("Anna", "weg")):
+        t.tap(BidMade(p, b))
+    for p in t.hand.exchange_order:
+        t.tap(Exchanged(t.hand.seats[p], 0))
+    t.frames(4)
+    assert t.played() == [("Beat", "9h")], (t.played(), t.watcher.state, t.watcher.reason)
+
+
+def test_an_upcard_tapped_in_voids_the_question_for_it():
+    t = Table(zones())
+    t.start()
+    t.lying["9h"] = SPOT["Cla"]
+    t.frames(40)
+    (ask,) = t.watcher.asks.values()
+    t.tap(UpcardShown(card("Kh")))
+    t.frames(2)
+    assert t.watcher.asks == {} and any(n.kind == "ask_void" for n in t.notices)
+
+
+def test_without_zones_a_card_lying_while_no_upcard_was_seen_is_the_upcard_not_a_question():
+    t = Table()
+    t.start()
+    t.lay("9h", "Cla")
+    assert t.watcher.asks == {} and [c.code for c in t.hand.upcards] == ["9h"]
+
+
 def test_the_trump_six_laid_where_the_upcard_was_waits_for_who_swapped():
     t = Table()
     t.to_play("Kh")

@@ -43,6 +43,8 @@ ALL_CODES = frozenset(c.code for c in DECK)  # every card a network names; a gam
 # in table round it (in a rendered pile hand, a card hidden past reading had 0.47 of its box under).
 COVERED = 0.35
 
+UNSEEN_UPCARD = -1  # the key of the ask for an upcard the camera never saw (no track of its own)
+
 
 @dataclass
 class Notice:
@@ -71,7 +73,8 @@ class Ask:
     t: float
     snapshot: str | None = None  # the frame it was asked on (the page shows the crop)
     # card: which card lies there; missed: did ``player`` lay a card the camera did not see; gathered: the
-    # trick was taken in before the camera saw ``player``'s card: which was it
+    # trick was taken in before the camera saw ``player``'s card: which was it; upcard: play began at a
+    # player's place, but the camera never saw the upcard turned: which is it
     kind: str = "card"
     trick: int | None = None  # a gathered ask: the trick whose card it asks for
     # a gathered ask: the card recorded for ``player`` in that trick, which the table said was the next seat's
@@ -181,7 +184,8 @@ class Watcher:
     def answer(self, ask_id: int, code: str) -> list[Notice]:
         """The table names the card of an ask; it is recorded as named. To a ``missed`` ask, ``none``
         says no card was missed (the card at the other place was played out of turn); to a ``gathered``
-        one, a card the record holds as another player's of that trick asks that player next. Raises
+        one, a card the record holds as another player's of that trick asks that player next; to an
+        ``upcard`` one, the card is recorded as the upcard the camera never saw. Raises
         AnswerError (or IllegalEvent for a card the record cannot take), nothing changed, for an ask
         that is not open or a code that is no card."""
         ask = self.asks.get(ask_id)
@@ -191,6 +195,11 @@ class Watcher:
         seen = self.seen.get(ask.track)  # an ask of a card closes when it leaves the table
         if ask.kind == "gathered":
             return self._answer_gathered(ask, named)
+        if ask.kind == "upcard":  # never seen on the table, so never missing from it
+            self._record(UpcardShown(card(named)).with_meta(source="table", asked=ask.id, t=round(self.now, 3)))
+            self.excused.add(named)
+            self._close(ask.track)
+            return self._sync({})
         if ask.kind == "missed" and named is not None:  # the card the camera did not see
             self._record(CardPlayed(ask.player, card(named)).with_meta(source="table", asked=ask.id,
                                                                       t=round(self.now, 3)))
@@ -445,6 +454,7 @@ class Watcher:
             self.vanished.clear()
             self._gone_at.clear()
             self._late.clear()
+            self._close(UNSEEN_UPCARD)  # the last hand's upcard is no question of this one
             for s in self.seen.values():
                 s.claimed = s.claimed or "left from the last hand"
 
@@ -457,10 +467,11 @@ class Watcher:
                 return notices + self._ask_gathered(unseen, missing)
             return notices + self._set("out_of_sync", f"{', '.join(sorted(missing))} vanished from the trick "
                                        "in progress: put it back, or correct the record")
-        notices += self._unask_gathered()
+        notices += self._unask_gathered() + self._unask_upcard()
         if self.state == "out_of_sync":
             notices += self._set("watching", "")
         aside = ""  # why a card laid at a seat during the deal waits (it does not hold up the upcard)
+        early: Seen | None = None  # the first such card
         for s in self.pending():
             claim = self._accounted(s.card)
             if claim:
@@ -472,7 +483,7 @@ class Watcher:
             if s.claimed:
                 continue
             if event is None and self._at_seat_while_dealing(s):
-                aside = aside or why
+                aside, early = aside or why, early or s
                 continue
             if event is None:
                 return notices + self._set("waiting", why)
@@ -498,6 +509,8 @@ class Watcher:
             s.claimed = "recorded"
             notices.append(Notice("recorded", _describe(event), {"position": pos, "event": event.to_dict()}))
             notices += self._gathered()
+        if early is not None and self._upcard_unseen(early):
+            return notices + self._ask_upcard(early)
         if aside:
             return notices + self._set("waiting", aside)
         if self.state in ("waiting", "asking"):
@@ -618,6 +631,37 @@ class Watcher:
                 kind="missed"),
             f"did {player} lay a card the camera did not see? (or {s.place} played out of turn: answer none)"))
         return notices + self._set("asking", f"tap {player}'s card, or none if {s.place} played out of turn")
+
+    def _upcard_unseen(self, s: Seen) -> bool:
+        """``s`` has lain at a player's place for ``ask_after`` while the record awaits the upcard, and
+        nothing lies on the upcard spot, not even read timidly: play began, and the camera never saw the
+        upcard turned (too far, too small, covered). Only with zones: without them a card anywhere may
+        be the upcard."""
+        hand, st = self.hand, self.stabilizer
+        if self.layout is None or hand is None or not self.game.turning(hand):
+            return False
+        if self.now - s.t < st.settings.ask_after:
+            return False
+        on_spot = [x.box for x in self.seen.values() if x.place == UPCARD] + [g.box for g in st.glimpses]
+        return not any(self._place(box) == UPCARD for box in on_spot)
+
+    def _ask_upcard(self, s: Seen) -> list[Notice]:
+        """Hold the record and ask the table which card was turned up; the card at the player's place
+        is recorded after it."""
+        notices = self._open(UNSEEN_UPCARD, lambda n: (
+            Ask(n, UNSEEN_UPCARD, "", [], s.box, UPCARD, UpcardShown.type, None,
+                f"{s.card} lies at {s.place}'s place, but the camera never saw the upcard", self.now,
+                kind="upcard"),
+            f"which card was turned up? {s.card} lies at {s.place}'s place, but the camera never saw the upcard"))
+        return notices + self._set("asking", "tap the upcard")
+
+    def _unask_upcard(self) -> list[Notice]:
+        """The upcard is in the record (read at last, or tapped): the question for it is void."""
+        hand = self.hand
+        if UNSEEN_UPCARD not in self._ask_of or (hand is not None and self.game.turning(hand)):
+            return []
+        ask = self._close(UNSEEN_UPCARD)
+        return [Notice("ask_void", "the upcard is in the record: the question for it is void", {"id": ask.id})]
 
     def _ask(self, s: Seen, event: Event, why: str, meta: dict[str, Any]) -> list[Notice]:
         """Hold the record at ``s`` and ask the table which card it is."""

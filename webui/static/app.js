@@ -266,7 +266,8 @@ function warningText(cam) {
 }
 function askPanel(cam, deck) {
   // the camera is not sure of a card: show where it lies and the likely cards; a tap names it
-  return (cam.asks || []).map(a => a.kind === "missed" ? missedPanel(a, deck) : a.kind === "gathered" ? gatheredPanel(a, deck) : h("section", { class: "ask", id: `ask-${a.id}` },
+  return (cam.asks || []).map(a => a.kind === "missed" ? missedPanel(a, deck) : a.kind === "gathered" ? gatheredPanel(a, deck)
+    : a.kind === "upcard" ? upcardPanel(a, deck) : h("section", { class: "ask", id: `ask-${a.id}` },
     h("h2", {}, a.player ? t("ask_which").replace("{p}", a.player) : t("ask_which_upcard")),
     a.snapshot ? h("img", { class: "ask-crop", alt: a.read, src: `/camera/asks/${a.id}.jpg` }) : "",
     h("p", {}, `${t("ask_reads")} ${a.read} – ${a.why}`),
@@ -283,6 +284,12 @@ function missedPanel(a, deck) {
     h("button", { class: "choice", onclick: () => pickCard(t("ask_which").replace("{p}", a.player), answer, [], deck) },
       t("ask_name_card").replace("{p}", a.player)),
     h("button", { onclick: () => answer("none") }, t("ask_out_of_turn").replace("{p}", a.place)));
+}
+function upcardPanel(a, deck) {
+  // play began at a player's place, but the camera never saw the upcard turned: which is it
+  const answer = c => send("/api/camera/answer", { ask: a.id, card: c });
+  return h("section", { class: "ask", id: `ask-${a.id}` }, h("h2", {}, t("ask_unseen_upcard")), h("p", {}, a.why),
+    h("button", { class: "choice", onclick: () => pickCard(t("ask_which_upcard"), answer, [], deck) }, t("ask_pick_upcard")));
 }
 function gatheredPanel(a, deck) {
   // the trick was gathered before the camera saw a.player's card: which was it (a.late: the card recorded
