@@ -56,6 +56,25 @@ from vision.table.answers import RecordAnswers  # noqa: E402
 from vision.table.check import check_hand, visible_events  # noqa: E402
 from vision.table.layout import TableLayout  # noqa: E402
 from vision.table.live import LiveTable, run  # noqa: E402
+from vision.table.sources import Frame  # noqa: E402
+
+# Seconds the camera keeps looking at the empty table after a hand's video ends. A rendered hand ends
+# 1.6 s after its last trick is gathered, before a trick gathered short can be asked about (its cards
+# gone, then ask_after); at a table the camera never stops at the last gather.
+AFTER = 3.0
+
+
+def lingering(frames, seconds: float = AFTER):
+    """The frames, then the last one again for ``seconds``, at the video's own rate."""
+    prev = last = None
+    for frame in frames:
+        prev, last = last, frame
+        yield frame
+    if last is None or prev is None:
+        return
+    step = last.t - prev.t
+    for k in range(1, int(round(seconds / step)) + 1):
+        yield Frame(last.image, last.t + k * step, last.index + k)
 from vision.table.stable import Stabilizer
 from vision.table.virtual import TruthCamera  # noqa: E402
 from vision.table.watch import Watcher  # noqa: E402
@@ -101,7 +120,7 @@ def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False
         swapped = next((v.t for v in vh.visuals if v.kind == "swap"), 0.0)
         taps = [((swapped + swap_tap_after) if ev.type == "trump_six_swap" else t, ev) for t, ev in taps]
         taps.sort(key=lambda tap: tap[0])
-    left = run(table, camera.frames(), taps,
+    left = run(table, lingering(camera.frames()), taps,
                on_notice=lambda n: asks.append(n.data) if n.kind == "ask" else None,
                answer=_noting(answers, asks))
     check = check_hand(record, session)
