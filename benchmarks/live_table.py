@@ -57,6 +57,9 @@ from vision.table.check import check_hand, visible_events  # noqa: E402
 from vision.table.layout import TableLayout  # noqa: E402
 from vision.table.live import LiveTable, run  # noqa: E402
 from vision.table.sources import Frame  # noqa: E402
+from vision.table.stable import Stabilizer
+from vision.table.virtual import TruthCamera  # noqa: E402
+from vision.table.watch import Watcher  # noqa: E402
 
 # Seconds the camera keeps looking at the empty table after a hand's video ends. A rendered hand ends
 # 1.6 s after its last trick is gathered, before a trick gathered short can be asked about (its cards
@@ -75,9 +78,6 @@ def lingering(frames, seconds: float = AFTER):
     step = last.t - prev.t
     for k in range(1, int(round(seconds / step)) + 1):
         yield Frame(last.image, last.t + k * step, last.index + k)
-from vision.table.stable import Stabilizer
-from vision.table.virtual import TruthCamera  # noqa: E402
-from vision.table.watch import Watcher  # noqa: E402
 
 
 def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False, world: World = TUNING,

@@ -19,6 +19,7 @@ if not Path(CHROMIUM).exists():
 
 from werkzeug.serving import make_server  # noqa: E402
 
+from tests.reads import R  # noqa: E402
 from webui import create_app  # noqa: E402
 
 PIN = "2468"
@@ -603,32 +604,33 @@ def test_an_evening_of_kratzen_is_chosen_in_setup_and_tapped_through_on_the_page
         page.screenshot(path=str(SHOTS / "kratzen.png"))
 
 
-def test_the_page_asks_for_an_upcard_the_camera_never_saw_and_a_pick_records_it(browser, tmp_path):
-    """A card lies at Beat's place, but the camera never saw the upcard turned: the page asks which card
-    was turned up, and a pick in the card picker records it."""
-    from dataclasses import dataclass, field
-
+def watch_zones(service, seat: str) -> None:
+    """A camera watcher on the table's session, with a zone for ``seat`` (the frame's top left) and the
+    upcard spot beside it."""
     from vision.table.layout import TableLayout
     from vision.table.watch import Watcher
 
-    @dataclass
-    class Read:
-        card: str
-        box: tuple
-        confidence: float = 0.9
-        alternatives: list = field(default_factory=list)
-        corners: list = field(default_factory=list)
+    layout = TableLayout.from_dict({"zones": {seat: [[0, 0], [200, 0], [200, 200], [0, 200]],
+                                              "upcard": [[300, 0], [500, 0], [500, 200], [300, 200]]}})
+    service.watcher = Watcher(service.session, layout, on_record=service.on_watcher_record)
 
+
+def two_seconds_of(service, read) -> None:
+    """Two seconds of camera frames (20 a second) that each show ``read``, then the page woken."""
+    with service.lock:
+        for k in range(40):
+            service.watcher.reads([read], 0.05 * k)
+        service.bump()
+
+
+def test_the_page_asks_for_an_upcard_the_camera_never_saw_and_a_pick_records_it(browser, tmp_path):
+    """A card lies at Beat's place, but the camera never saw the upcard turned: the page asks which card
+    was turned up, and a pick in the card picker records it."""
     app = create_app(tmp_path, pin=PIN)
     s = app.extensions["table"]
-    layout = TableLayout.from_dict({"zones": {"Beat": [[0, 0], [200, 0], [200, 200], [0, 200]],
-                                              "upcard": [[300, 0], [500, 0], [500, 200], [300, 200]]}})
-    s.watcher = Watcher(s.session, layout, on_record=s.on_watcher_record)
+    watch_zones(s, "Beat")
     s.start_hand(["Anna", "Beat", "Cla"], "Anna")
-    with s.lock:  # two seconds of frames: a card at Beat's place, nothing on the upcard spot
-        for k in range(40):
-            s.watcher.reads([Read("9h", (50, 50, 110, 140))], 0.05 * k)
-        s.bump()
+    two_seconds_of(s, R("9h", (50, 50, 110, 140)))  # a card at Beat's place, nothing on the upcard spot
     with serving(app) as url, landscape_page(browser, pin=PIN) as page:
         page.goto(url + "/")
         page.wait_for_selector("section.ask")
@@ -643,35 +645,18 @@ def test_the_page_asks_for_an_upcard_the_camera_never_saw_and_a_pick_records_it(
 def test_on_an_evening_of_kratzen_the_page_asks_the_cameras_question_and_a_tap_answers_it(browser, tmp_path):
     """The camera reads a Six the Tell pack does not hold at Anna's place: the page shows the question in
     the Kratzen view with the likely cards, and a tap on the Weli records Anna's play."""
-    from dataclasses import dataclass, field
-
     from engine.cards import card
     from engine.events import CutShown, UpcardShown
     from engine.kratzen_session import KratzenSession
-    from vision.table.layout import TableLayout
-    from vision.table.watch import Watcher
-
-    @dataclass
-    class Read:
-        card: str
-        box: tuple
-        confidence: float = 0.9
-        alternatives: list = field(default_factory=lambda: [("6d", 0.3)])
-        corners: list = field(default_factory=list)
 
     app = create_app(tmp_path, pin=PIN)
     s = app.extensions["table"]
     s.replace_session(KratzenSession())
-    layout = TableLayout.from_dict({"zones": {"Anna": [[0, 0], [200, 0], [200, 200], [0, 200]],
-                                              "upcard": [[300, 0], [500, 0], [500, 200], [300, 200]]}})
-    s.watcher = Watcher(s.session, layout, on_record=s.on_watcher_record)
+    watch_zones(s, "Anna")
     s.start_hand(["Anna", "Beat", "Cla"], "Anna")
     for ev in (CutShown((card("9s"),)), UpcardShown(card("Kh"))):
         s.record(ev)
-    with s.lock:  # two seconds of frames: a card lies at Anna's place, read as the 6h
-        for k in range(40):
-            s.watcher.reads([Read("6h", (50, 50, 110, 140))], 0.05 * k)
-        s.bump()
+    two_seconds_of(s, R("6h", (50, 50, 110, 140), alternatives=[("6d", 0.3)]))  # at Anna's place, read as the 6h
     with serving(app) as url, landscape_page(browser, pin=PIN) as page:
         page.goto(url + "/")
         page.wait_for_selector("section.ask")
