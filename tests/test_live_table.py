@@ -368,6 +368,18 @@ def test_the_trump_six_laid_where_the_upcard_was_waits_for_who_swapped():
     assert {f.rule for f in t.hand.flags.values()} == {"card_known_elsewhere"}
 
 
+def test_with_zones_the_upcard_found_again_under_another_name_is_no_play():
+    t = Table(zones())
+    t.to_play("Kh")
+    t.lying.pop("Kh")  # the camera loses the upcard (a hand over it, the light) ...
+    t.frames(14)
+    t.lying["Kd"] = SPOT["upcard"]  # ... and finds it again, misread, a track of its own
+    t.frames(40)
+    assert t.played() == [] and t.watcher.asks == {}
+    t.lay("9h", "Beat")
+    assert t.played() == [("Beat", "9h")]
+
+
 def swap_seen(*carried: tuple[str, int]) -> Table:
     """Kh turned, then carried past each (place, frames seen there) and taken; the 6h laid on its spot."""
     t = Table(zones())

@@ -48,6 +48,9 @@ class ChratzeTable:
     name = "chratze"
     pack = frozenset(c.code for c in DECK)
     swaps = True  # the trump 6 may be swapped for the upcard (the watcher follows the upcard)
+    # The upcard (or the trump 6 swapped for it) lies on its spot all hand and plays lie at the players'
+    # places: with zones, another card found on the spot is the upcard read again, never a play.
+    upcard_stays = True
 
     @staticmethod
     def turning(hand: Hand) -> bool:
@@ -96,6 +99,7 @@ class KratzenTable:
     name = "kratzen"
     pack = frozenset(c.code for c in KRATZEN_PACK)
     swaps = False
+    upcard_stays = False  # the turned cards are taken up before the play (event_for: no play there)
 
     @staticmethod
     def turning(hand: KratzenHand) -> bool:

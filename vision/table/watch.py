@@ -754,6 +754,9 @@ class Watcher:
             if taker is not None:  # the upcard was carried to the taker's place: no tap needed
                 return TrumpSixSwapped(taker), ""
             return None, f"{s.card} lies where the upcard was: tap who swapped the trump 6"
+        if s.place == UPCARD and self.game.upcard_stays and hand.upcards:
+            s.claimed = f"{s.card} lies on the upcard spot: the upcard found again, no play"
+            return None, ""
         return self.game.event_for(hand, c, seat_place, s.place)
 
     def _named_by_table(self, position: int) -> bool:
