@@ -172,11 +172,13 @@ def _eval_detector(args: argparse.Namespace) -> int:
         from datasets.held_out import HELD_OUT_SEED, held_out_scenes
 
         first = HELD_OUT_SEED + (args.seed if args.seed != EVAL_SEED else 0)
-        rep = evaluate_generated(recognize, args.scenes, source=held_out_scenes(args.scenes, first))
-        print("\n".join(rep.lines(f"held-out still scenes from seed {first}", "per-card accuracy")))
+        rep = evaluate_generated(recognize, args.scenes, source=held_out_scenes(args.scenes, first, args.props))
+        props = f" (props in {args.props:.0%})" if args.props else ""
+        print("\n".join(rep.lines(f"held-out still scenes from seed {first}{props}", "per-card accuracy")))
     elif args.scenes:
-        rep = evaluate_generated(recognize, args.scenes, args.seed, args.things)
+        rep = evaluate_generated(recognize, args.scenes, args.seed, args.things, props_rate=args.props)
         title = "generated validation scenes" + (f" (things over cards in {args.things:.0%})" if args.things else "")
+        title += f" (props in {args.props:.0%})" if args.props else ""
         title += f" from seed {args.seed}" if args.seed != EVAL_SEED else ""
         print("\n".join(rep.lines(title, "per-card accuracy")))
     real = Path(args.real) if args.real else real_photos()

@@ -8,7 +8,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import get_type_hints
 
-from vision.recognize import CLASSIFIER, CORNERS, DETECTOR, FRAME, INDEX, PHOTO, RecognizerSettings
+from vision.recognize import CLASSIFIER, CORNERS, DETECTOR, FRAME, INDEX, NOT_CARD, PHOTO, RecognizerSettings
 from vision.recognize.settings import with_overrides
 from vision.training.seeds import EVAL_SEED
 
@@ -35,6 +35,9 @@ def model_options(p: argparse.ArgumentParser, photos: bool = False) -> None:
     p.add_argument("--index", type=model_or_none, default=None,
                    help=f"the corner index network, e.g. {INDEX} (default: none, the classifier alone: the index "
                         "reader learned one print of the index and misreads others; docs/model-history.md)")
+    p.add_argument("--not-card", type=model_or_none, default=NOT_CARD,
+                   help="the classifier's not-a-card class, learned on its features ('none': every box is read "
+                        "as a card or a back; default %(default)s)")
     p.add_argument("--deck", help="a taught pack's profile (`chratze decks` lists them; `chratze teach` makes one): "
                                    "its cards are named as taught; default: the shipped classifier alone")
     hints = get_type_hints(RecognizerSettings)
@@ -65,7 +68,8 @@ def recognizer_from(args: argparse.Namespace, base: RecognizerSettings | None = 
 
     deck = load_deck(args.deck, args.classifier) if getattr(args, "deck", None) else None
     return Recognizer(args.detector, args.classifier, corners=args.corners, index=args.index,
-                      settings=with_overrides(settings_from(args, base), **overrides), threads=threads, deck=deck)
+                      settings=with_overrides(settings_from(args, base), **overrides), threads=threads, deck=deck,
+                      not_card=getattr(args, "not_card", NOT_CARD))
 
 
 def scene_options(p: argparse.ArgumentParser) -> None:
@@ -75,6 +79,9 @@ def scene_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=EVAL_SEED,
                    help="the first generated scene's seed (default: the scenes every model round was measured "
                         "on; another seed gives held-out scenes no decision was tuned on)")
+    p.add_argument("--props", type=float, default=0.0,
+                   help="share of scenes with props among the cards (coupons, phones, coins, chips: datasets.props), "
+                        "to count the boxes named on no card; the props are the not-a-card class's own makers")
     p.add_argument("--world", choices=["tuning", "held-out"], default="tuning",
                    help="held-out: still scenes of the held-out world (datasets.held_out: other cloths, sizes, "
                         "tilts, webcam, reprinted packs), from its own seeds; nothing is ever chosen on them")

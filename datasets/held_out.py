@@ -148,14 +148,16 @@ def webcam(img: np.ndarray, draw: TableDraw, rng: np.random.Generator) -> np.nda
 
 
 # --------------------------------------------------------------------------- still scenes
-def held_out_scenes(n: int, seed: int = HELD_OUT_SEED) -> Iterator:
+def held_out_scenes(n: int, seed: int = HELD_OUT_SEED, props_rate: float = 0.0) -> Iterator:
     """Still scenes (datasets.scenes.Scene) of the held-out world: its cloths, frame sizes, tilts,
-    webcam and reprinted Swiss packs, the cards laid as the scene generator lays them."""
+    webcam and reprinted Swiss packs, the cards laid as the scene generator lays them (``props_rate``:
+    with props among them, datasets.props)."""
     for i in range(n):
         s = seed + i
         draw = HELD_OUT.draw(s)
         packs = {name: reprint(scanned_pack(name), s) for name in SCANNED_PACKS}
-        opts = SceneOptions(size=draw.size, portrait_rate=0.0, max_tilt_deg=draw.max_tilt_deg, cloth=draw.cloth)
+        opts = SceneOptions(size=draw.size, portrait_rate=0.0, max_tilt_deg=draw.max_tilt_deg, cloth=draw.cloth,
+                            props_rate=props_rate)
         scene = render_scene(s, packs, opts)
         scene.image = webcam(scene.image, draw, np.random.default_rng((s, 9)))
         yield scene

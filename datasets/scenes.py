@@ -16,6 +16,7 @@ import numpy as np
 from .art import BACK, pack_group
 from .cloths import cloth
 from .clutter import object_face
+from .props import prop
 from .things import draw_thing
 
 SKIN = [(224, 172, 105), (198, 134, 66), (241, 194, 125), (141, 85, 36), (255, 219, 172)]
@@ -35,6 +36,7 @@ class Scene:
     image: np.ndarray  # RGB uint8
     cards: list[PlacedCard] = field(default_factory=list)
     camera: np.ndarray | None = None  # table plane (1 = a card's height) -> picture, for studies of the plane
+    props: list[np.ndarray] = field(default_factory=list)  # outlines of the props laid (datasets.props)
 
     def labelled(self, min_visible: float = 0.35) -> list[PlacedCard]:
         """Face-up cards visible enough to name."""
@@ -57,6 +59,7 @@ class SceneOptions:
     hand_rate: float = 0.35
     clutter_rate: float = 0.35  # paper, books, photos on the table (datasets.clutter)
     things_rate: float = 0.3  # knives, toys, cloth, mesh over the cards (datasets.things)
+    props_rate: float = 0.0  # coupons, phones, coins, chips among the cards (datasets.props): the not-a-card crops'
     layouts: tuple[float, ...] = (0.35, 0.3, 0.2, 0.15)  # shares of the LAYOUTS (the first four, or all five), summing to 1
     cloth: str | None = None  # a held-out cloth (datasets.held_out.CLOTHS) instead of the generator's tables
 
@@ -225,6 +228,23 @@ def draw_clutter(img: np.ndarray, ids: np.ndarray, hom: np.ndarray, rng: np.rand
         ids[mask > 0.5] = -1
 
 
+def draw_prop(img: np.ndarray, ids: np.ndarray, hom: np.ndarray, rng: np.random.Generator,
+              over: bool) -> np.ndarray | None:
+    """Lay one prop (datasets.props) flat on the table, as :func:`draw_clutter` lays paper; returns its
+    outline in the picture (None where it falls off the table's plane)."""
+    h, w = ids.shape
+    face, corner, size = prop(rng)
+    pos = unproject(hom, np.array([[rng.uniform(0.1, 0.9) * w, rng.uniform(0.1, 0.9) * h]]))[0]
+    quad = project(hom, card_plane_quad(0, 0, rng.uniform(0, 2 * math.pi), face.shape[1] / face.shape[0]) * size
+                   + pos)
+    if not np.all(np.isfinite(quad)) or _area(quad) > w * h:
+        return None
+    mask = paste_face(img, face, quad, rng, corner=corner)
+    if over:
+        ids[mask > 0.5] = -1
+    return quad
+
+
 def draw_hand(img: np.ndarray, ids: np.ndarray, rng: np.random.Generator) -> None:
     """A hand with fingers reaching in from a random edge of the picture."""
     h, w = ids.shape
@@ -327,6 +347,11 @@ def render_scene(seed: int, packs: dict[str, dict[str, np.ndarray]], opts: Scene
     for over in objects:
         if over:
             draw_clutter(img, ids, hom, clutter, over=True)
+    props = np.random.default_rng([seed, 4])  # its own stream: without props a seed draws what it drew before
+    outlines = []
+    if props.random() < opts.props_rate:
+        for _ in range(int(props.integers(1, 4))):
+            outlines.append(draw_prop(img, ids, hom, props, over=props.random() < 0.5))
     things = np.random.default_rng([seed, 2])  # its own stream too: without things a seed draws what it drew before
     if things.random() < opts.things_rate:
         for _ in range(int(things.integers(1, 3))):
@@ -337,7 +362,7 @@ def render_scene(seed: int, packs: dict[str, dict[str, np.ndarray]], opts: Scene
         card.visible = visible_fraction(ids, k, card.quad)
         card.corners_shown = tuple(shown_within(ids, k, patch) for patch in corner_outlines(card.quad))
     img = camera_effects(light(img, rng), rng)
-    return Scene(img, placed, hom)
+    return Scene(img, placed, hom, [q for q in outlines if q is not None])
 
 
 def choose_pack(rng: np.random.Generator, packs: dict[str, dict[str, np.ndarray]]) -> str:

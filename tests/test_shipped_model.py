@@ -5,13 +5,15 @@ import pytest
 from datasets.art import CLASS_NAMES, CROP_CLASSES, all_packs
 from datasets.scenes import SceneOptions, render_scene
 from vision.recognize.models import INDEX
+from vision.recognize.not_card import NOT_A_CARD
 from vision.recognize.recognizer import Recognizer
 
 
 def test_the_shipped_models_have_the_documented_inputs_and_classes():
     r = Recognizer()
     assert r.det_size == 320 and r.cls_size == 96
-    assert sorted(r.names) == sorted(CROP_CLASSES)  # the 36 cards and back (a face-down card)
+    assert sorted(r.names[:-1]) == sorted(CROP_CLASSES)  # the 36 cards and back (a face-down card) ...
+    assert r.names[-1] == NOT_A_CARD  # ... and no card at all (models/not-a-card.npz, on its features)
 
 
 def test_the_shipped_models_see_no_card_in_a_table_of_face_down_cards():

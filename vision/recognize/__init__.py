@@ -10,8 +10,8 @@ The package itself holds only what is light (the settings and the model files), 
 line builds its options without loading OpenCV or ONNX Runtime.
 """
 
-from .models import BACK, CLASSIFIER, CORNERS, DETECTOR, INDEX, MODELS
+from .models import BACK, CLASSIFIER, CORNERS, DETECTOR, INDEX, MODELS, NOT_CARD
 from .settings import FRAME, PHOTO, PRESETS, VIDEO, RecognizerSettings
 
-__all__ = ["BACK", "CLASSIFIER", "CORNERS", "DETECTOR", "INDEX", "MODELS", "FRAME", "PHOTO", "PRESETS", "VIDEO",
-           "RecognizerSettings"]
+__all__ = ["BACK", "CLASSIFIER", "CORNERS", "DETECTOR", "INDEX", "MODELS", "NOT_CARD", "FRAME", "PHOTO", "PRESETS",
+           "VIDEO", "RecognizerSettings"]

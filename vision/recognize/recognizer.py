@@ -35,8 +35,9 @@ from .geometry import (
     rectify,
     sideways,
 )
-from .deck import DeckProfile, with_features
-from .models import BACK, CLASSIFIER, CORNERS, DETECTOR
+from .deck import DeckProfile, classifier_digest, with_features
+from .models import BACK, CLASSIFIER, CORNERS, DETECTOR, NOT_CARD
+from .not_card import NOT_A_CARD, NotCard
 from .settings import FRAME, RecognizerSettings, with_overrides
 from .views import CANDIDATE, fuse, turn, unturn
 
@@ -108,6 +109,14 @@ def _index_session(path: Path, threads: int):
     return _checked_session(path, threads, {"size": index_stage.SIZE, "share": index_stage.SHARE}, "vision.recognize.index")
 
 
+def _not_card(path: Path | None, classifier: Path) -> NotCard | None:
+    """The not-a-card row, where there is one and it was learned on ``classifier``'s features."""
+    if path is None or not Path(path).exists():
+        return None
+    row = NotCard.load(Path(path))
+    return row if row.classifier == classifier_digest(classifier) else None
+
+
 def _names(session) -> list[str]:
     raw = session.get_modelmeta().custom_metadata_map.get("names", "{}")
     names = ast.literal_eval(raw)
@@ -147,13 +156,16 @@ class Recognizer:
     """Callable: RGB image -> list of :class:`Detection`, best first."""
 
     settings: RecognizerSettings = FRAME
+    not_card: NotCard | None = None  # the not-a-card class, where one was learned on this classifier
+    no_card: int | None = None  # its column in a read
 
     def __init__(self, detector: Path = DETECTOR, classifier: Path = CLASSIFIER, *, corners: Path | None = CORNERS,
                  index: Path | None = None, settings: RecognizerSettings | None = None, threads: int = 2,
-                 deck: DeckProfile | None = None, **overrides) -> None:
+                 deck: DeckProfile | None = None, not_card: Path | None = NOT_CARD, **overrides) -> None:
         """The four networks (``corners`` or ``index`` None: that stage left out), read with ``settings``
         (else the preset ``overrides``' ``views`` stands for) and ``overrides`` of its fields; ``deck``: a
-        taught pack's profile names the faces (:mod:`vision.recognize.deck`)."""
+        taught pack's profile names the faces (:mod:`vision.recognize.deck`); ``not_card``: the classifier's
+        not-a-card row (:mod:`vision.recognize.not_card`), used where it was learned on this classifier."""
         self.settings = s = with_overrides(settings, **overrides)
         self.det = _session(Path(detector), threads)
         self.det_path, self.threads = Path(detector), threads
@@ -163,15 +175,17 @@ class Recognizer:
         deck = None if own else deck  # ... needs no layer of its own
         classifier = own or Path(classifier)
         self.deck, self.cls_path, self._features = deck, Path(classifier), None
-        self.cls = _session(with_features(Path(classifier)) if deck else Path(classifier), threads)
+        self.not_card = _not_card(not_card, self.cls_path)
+        self.cls = _session(with_features(self.cls_path) if deck or self.not_card else self.cls_path, threads)
         self.corners = _corner_session(Path(corners), threads) if corners else None
         self.index = _index_session(Path(index), threads) if index else None
         self.index_names = _names(self.index) if self.index is not None else []
         self.det_size = int(self.det.get_inputs()[0].shape[2])
         self.cls_size = int(self.cls.get_inputs()[0].shape[2])
         self.cls_batch = not isinstance(self.cls.get_inputs()[0].shape[0], int)  # exported with a dynamic batch
-        self.names = _names(self.cls)
+        self.names = _names(self.cls) + ([NOT_A_CARD] if self.not_card else [])
         self.back = self.names.index(BACK) if BACK in self.names else None  # classifiers before v4 have none
+        self.no_card = self.names.index(NOT_A_CARD) if self.not_card else None
         self._cache: list[tuple[tuple[float, float, float, float], np.ndarray, int]] = []
 
     def detect_cards(self, rgb: np.ndarray) -> list[tuple[np.ndarray, float]]:
@@ -268,15 +282,14 @@ class Recognizer:
         else:
             runs = [self.cls.run(None, {name: x[i:i + 1]}) for i in range(len(x))]
             outs = [np.concatenate(parts) for parts in zip(*runs)]
-        if self.deck is None:
-            return outs[0]
-        return self.deck.read(outs[0], outs[1], self.names, self.back)
+        probs = outs[0] if self.deck is None else self.deck.read(outs[0], outs[1], self.names[:outs[0].shape[1]], self.back)
+        return probs if self.not_card is None else self.not_card.fold(probs, outs[1])
 
     def features(self, crops: list[np.ndarray]) -> np.ndarray:
         """What the classifier sees in each upright crop (the input of its last layer): what a deck
         profile is learned on."""
         if self._features is None:
-            self._features = self.cls if self.deck else _session(with_features(self.cls_path), self.threads)
+            self._features = self.cls if self.deck or self.not_card else _session(with_features(self.cls_path), self.threads)
         x = np.stack([self._tensor(c) for c in crops])
         return self._features.run(None, {self._features.get_inputs()[0].name: x})[1]
 
@@ -353,6 +366,8 @@ class Recognizer:
             best = self.ranked(probs)
             if self.back is not None and probs[self.back] > probs[best[0]]:
                 continue
+            if self.no_card is not None and probs[self.no_card] >= self.settings.not_card_from:
+                continue
             if score < self.settings.conf and probs[best[0]] < self.settings.read_sure:  # neither box nor read sure
                 continue
             card, confidence, alternatives = self.named(best, probs, score)
@@ -390,8 +405,8 @@ class Recognizer:
 
     def ranked(self, probs: np.ndarray) -> list[int]:
         """The classes of a read, likeliest first, ``top_k`` of them: a card's name and its next best
-        (``back`` is none: a face-down card is left out, not named)."""
-        return [i for i in np.argsort(probs)[::-1] if i != self.back][: self.settings.top_k]
+        (``back`` and ``not_a_card`` are none: a face-down card, or no card, is left out, not named)."""
+        return [i for i in np.argsort(probs)[::-1] if i not in (self.back, self.no_card)][: self.settings.top_k]
 
     def named(self, best: list[int], probs: np.ndarray, score: float) -> tuple[str, float, list[tuple[str, float]]]:
         """A read's card, its confidence (the detector's ``score`` times the read's probability) and the

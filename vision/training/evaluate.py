@@ -126,19 +126,21 @@ def _figure(what: str, k: int, n: int) -> str:
     return f"  {what:18s} {k / max(n, 1):.3f}  ({k}/{n}; 95 % {low:.3f}-{high:.3f})"
 
 
-def generated_scenes(scenes: int = 200, seed: int = EVAL_SEED, things_rate: float = 0.0) -> Iterator:
+def generated_scenes(scenes: int = 200, seed: int = EVAL_SEED, things_rate: float = 0.0,
+                     props_rate: float = 0.0) -> Iterator:
     """The generated validation scenes (datasets.scenes.Scene), rendered one by one."""
-    packs, opts = all_packs(), SceneOptions(things_rate=things_rate)
+    packs, opts = all_packs(), SceneOptions(things_rate=things_rate, props_rate=props_rate)
     return (render_scene(seed + i, packs, opts) for i in range(scenes))
 
 
 def evaluate_generated(recognizer: Callable[[np.ndarray], list[Detection]], scenes: int = 200,
-                       seed: int = EVAL_SEED, things_rate: float = 0.0, *, source: Iterable | None = None) -> Report:
+                       seed: int = EVAL_SEED, things_rate: float = 0.0, *, source: Iterable | None = None,
+                       props_rate: float = 0.0) -> Report:
     """Recognition on fresh generated scenes (or ``source``'s, e.g. datasets.held_out.held_out_scenes).
     Without things over the cards (``things_rate`` 0, as the generator drew before datasets.things)
     they are the scenes every round was measured on, so figures compare across rounds."""
     frames, n_pred, hits, right, n_gt = [], 0, 0, 0, 0
-    for sc in source if source is not None else generated_scenes(scenes, seed, things_rate):
+    for sc in source if source is not None else generated_scenes(scenes, seed, things_rate, props_rate):
         gts = [(c.quad, c.code) for c in sc.labelled()]
         dets = recognizer(sc.image)
         preds = [(np.array(d.corners, np.float32), d.confidence, d.card) for d in dets]

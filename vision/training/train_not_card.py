@@ -1,0 +1,180 @@
+"""The classifier's not-a-card class: a small head learned on its features, for boxes that hold no card.
+
+    python -m vision.training.train_not_card --scenes 4000 --out models/not-a-card.npz   # about 13 min here
+
+The detector boxes card-shaped things that are no card (a coupon, a phone, a chip); the classifier, which
+knows only cards and backs, then names them. Here generated scenes with props among the cards
+(``SceneOptions.props_rate``, :mod:`datasets.props`) go through the shipped detector and corner fit, and
+every box is cut as the recognizer cuts it: a box on a card (or a back) is a card crop, a box touching no
+card is a not-a-card crop, and each prop's own outline is one more. On the shipped classifier's features
+(the input of its last layer) a small head learns one more output, with the card classes kept as they
+are (:mod:`vision.recognize.not_card`). NumPy only, no torch; the crops' features are kept (``--data``)
+so that the head can be learned again in seconds.
+
+Seeds are split: the first ``--fit-share`` learn, the last fifth of them choose the threshold
+(``RecognizerSettings.not_card_from``: at most ``DROP_CARDS`` of their card crops dropped), and the rest
+choose nothing and report how many card crops it drops and how many not-a-card crops it catches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from datasets.art import BACK, all_packs
+from datasets.prints import vary_print
+from datasets.scenes import SceneOptions, render_scene
+from vision.recognize import CLASSIFIER, FRAME
+from vision.recognize.deck import classifier_digest
+from vision.recognize.geometry import CROP_H, CROP_W, order_quad, quad_iou, rectify
+from vision.recognize.not_card import NotCard
+from vision.recognize.recognizer import Recognizer
+
+SEED = 510_000  # scenes of their own: no other dataset draws these
+OPTIONS = SceneOptions(props_rate=0.9, clutter_rate=0.5, things_rate=0.3, hand_rate=0.5, max_cards=6)
+CARD_IOU = 0.5  # a box meeting a card's outline this much is that card
+CLEAR_IOU = 0.02  # a box meeting every card less than this holds none
+DROP_CARDS = 0.002  # the threshold drops at most this share of the learning seeds' card crops
+HIDDEN, EPOCHS, BATCH, RATE, DECAY = 64, 40, 256, 1e-3, 1e-4  # the head: small, a few seconds to learn
+TUNE_SHARE = 0.2  # the last fifth of the learning seeds' crops chooses the threshold; the head never sees it
+
+
+def scene_crops(rec: Recognizer, seed: int, packs: dict) -> tuple[list[np.ndarray], list[int], list[str]]:
+    """Crops of one scene's boxes and prop outlines, each labelled 1 (no card) or 0 (a card or a back),
+    and where each came from (``card``, ``box`` on no card, ``prop`` outline)."""
+    scene = render_scene(seed, packs, OPTIONS)
+    rgb = scene.image
+    detected = rec.detect_cards(rgb)
+    quads = rec.refine(rgb, [q for q, _ in detected]) if detected else []
+    cards = [c.quad for c in scene.cards]
+    crops, labels, kinds = [], [], []
+    for q in quads:
+        best = max((quad_iou(q, c) for c in cards), default=0.0)
+        if best >= CARD_IOU and any(quad_iou(q, c.quad) >= CARD_IOU and c.visible >= 0.35 for c in scene.cards):
+            crops.append(rectify(rgb, order_quad(q), (CROP_W, CROP_H), ordered=True)), labels.append(0), kinds.append("card")
+        elif best < CLEAR_IOU:
+            crops.append(rectify(rgb, order_quad(q), (CROP_W, CROP_H), ordered=True)), labels.append(1), kinds.append("box")
+    for outline in scene.props:
+        if all(quad_iou(outline, c) < CLEAR_IOU for c in cards) and _inside(outline, rgb.shape):
+            crops.append(rectify(rgb, order_quad(outline), (CROP_W, CROP_H), ordered=True)), labels.append(1), kinds.append("prop")
+    return crops, labels, kinds
+
+
+def _inside(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
+    h, w = shape[:2]
+    return bool((quad[:, 0] >= 0).all() and (quad[:, 0] < w).all() and (quad[:, 1] >= 0).all() and (quad[:, 1] < h).all())
+
+
+def printed_packs(rng: np.random.Generator, n: int = 3) -> list[dict]:
+    """The training packs as they are and as ``n`` other printers made them (datasets.prints)."""
+    base = all_packs()
+    out = [base]
+    for _ in range(n):
+        out.append({name: {code: face if code == BACK else vary_print(face, rng) for code, face in pack.items()}
+                    for name, pack in base.items()})
+    return out
+
+
+def features(scenes: int, first_seed: int, fit_share: float, keep: Path) -> tuple[np.ndarray, ...]:
+    """Every crop's features, label (1: no card), fold (True: learning seeds) and kind; read from ``keep``
+    where it holds the same scenes, else made (about 0.18 s a scene here) and kept there."""
+    if keep.exists():
+        with np.load(keep) as z:
+            if int(z["scenes"]) == scenes and int(z["first_seed"]) == first_seed and float(z["fit_share"]) == fit_share:
+                return z["x"], z["y"], z["fold"], z["kinds"]
+    rec = Recognizer(settings=FRAME, floor=0.15)
+    packs = printed_packs(np.random.default_rng(first_seed))
+    feats, labels, kinds, fold = [], [], [], []
+    start, n_fit = time.time(), int(scenes * fit_share)
+    for k in range(scenes):
+        crops, y, kind = scene_crops(rec, first_seed + k, packs[k % len(packs)])
+        if crops:
+            feats.append(rec.features(crops))
+            labels += y
+            kinds += kind
+            fold += [k < n_fit] * len(y)
+        if (k + 1) % 200 == 0:
+            print(f"{k + 1} scenes, {len(labels)} crops, {time.time() - start:.0f} s", flush=True)
+    out = np.concatenate(feats), np.array(labels), np.array(fold), np.array(kinds)
+    keep.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(keep, x=out[0], y=out[1], fold=out[2], kinds=out[3], scenes=scenes, first_seed=first_seed,
+             fit_share=fit_share)
+    return out
+
+
+def fit(x: np.ndarray, y: np.ndarray, hidden: int = HIDDEN, epochs: int = EPOCHS, seed: int = 0) -> list:
+    """A one-hidden-layer network (ReLU) of ``y`` on ``x``, both labels weighed alike, Adam on batches,
+    weight decay; the features' standardisation is folded into its first layer. NumPy only."""
+    rng = np.random.default_rng(seed)
+    mu, sd = x.mean(axis=0), x.std(axis=0) + 1e-6
+    xs = ((x - mu) / sd).astype(np.float32)
+    weight = np.where(y == 1, 0.5 / max(y.mean(), 1e-9), 0.5 / max(1 - y.mean(), 1e-9)).astype(np.float32)
+    params = [rng.normal(0, np.sqrt(2 / x.shape[1]), (x.shape[1], hidden)).astype(np.float32),
+              np.zeros(hidden, np.float32), rng.normal(0, np.sqrt(1 / hidden), (hidden, 1)).astype(np.float32),
+              np.zeros(1, np.float32)]
+    m, v, t = [np.zeros_like(p) for p in params], [np.zeros_like(p) for p in params], 0
+    for _ in range(epochs):
+        order = rng.permutation(len(xs))
+        for k in range(0, len(order), BATCH):
+            idx = order[k:k + BATCH]
+            w1, b1, w2, b2 = params
+            h = np.maximum(xs[idx] @ w1 + b1, 0)
+            p = 1 / (1 + np.exp(-np.clip((h @ w2 + b2)[:, 0], -60, 60)))
+            g = ((p - y[idx]) * weight[idx] / len(idx))[:, None].astype(np.float32)
+            gh = (g @ w2.T) * (h > 0)
+            grads = [xs[idx].T @ gh, gh.sum(axis=0), h.T @ g, g.sum(axis=0)]
+            t += 1
+            for i, (param, grad) in enumerate(zip(params, grads)):
+                grad = grad + DECAY * param if i in (0, 2) else grad
+                m[i] = 0.9 * m[i] + 0.1 * grad
+                v[i] = 0.999 * v[i] + 0.001 * grad ** 2
+                param -= RATE * (m[i] / (1 - 0.9 ** t)) / (np.sqrt(v[i] / (1 - 0.999 ** t)) + 1e-8)
+    w1, b1, w2, b2 = params
+    return [((w1 / sd[:, None]).astype(np.float32), (b1 - (mu / sd) @ w1).astype(np.float32)), (w2, b2)]
+
+
+def threshold(scores: np.ndarray, y: np.ndarray) -> float:
+    """The least not-a-card chance that at most ``DROP_CARDS`` of the card crops reach, and never under 0.5."""
+    cards = np.sort(scores[y == 0])[::-1]
+    k = int(DROP_CARDS * len(cards))  # this many may reach it
+    return float(max(0.5, np.nextafter(np.float32(cards[k]), np.float32(1)))) if len(cards) > k else 0.5
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scenes", type=int, default=4000)
+    ap.add_argument("--first-seed", type=int, default=SEED)
+    ap.add_argument("--fit-share", type=float, default=0.75)
+    ap.add_argument("--out", type=Path, default=Path("models/not-a-card.npz"))
+    ap.add_argument("--data", type=Path, default=Path("runs/not-card-features.npz"),
+                    help="the crops' features and labels, kept here and read back where they exist (same --scenes)")
+    a = ap.parse_args(argv)
+    start = time.time()
+    x, y, fold, kinds = features(a.scenes, a.first_seed, a.fit_share, a.data)
+    learning = np.flatnonzero(fold)
+    tune = np.zeros(len(y), bool)
+    tune[learning[int(len(learning) * (1 - TUNE_SHARE)):]] = True  # crops lie in scene order
+    learn = fold & ~tune
+    row = NotCard(fit(x[learn], y[learn]), classifier_digest(CLASSIFIER))
+    scores = row.chance(x)
+    tau = threshold(scores[tune], y[tune])
+    figures = {"scenes": a.scenes, "crops": int(len(y)), "learn_crops": int(learn.sum()), "threshold": round(tau, 4)}
+    for name, part in (("learn", learn), ("tune", tune), ("check", ~fold)):
+        cards, others = part & (y == 0), part & (y == 1)
+        figures[name] = {"card_crops": int(cards.sum()), "cards_dropped": round(float((scores[cards] >= tau).mean()), 4),
+                         **{f"{kind}_crops": int((others & (kinds == kind)).sum()) for kind in ("box", "prop")},
+                         **{f"{kind}_caught": round(float((scores[others & (kinds == kind)] >= tau).mean()), 4)
+                            for kind in ("box", "prop")}}
+    print(json.dumps(figures, indent=1))
+    row.figures = figures
+    row.save(a.out)
+    print(f"wrote {a.out} ({time.time() - start:.0f} s); the threshold above keeps the generated cards; the shipped "
+          "RecognizerSettings.not_card_from was chosen on the real photos' tune half")
+
+
+if __name__ == "__main__":
+    main()
