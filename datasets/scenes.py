@@ -219,13 +219,7 @@ def draw_clutter(img: np.ndarray, ids: np.ndarray, hom: np.ndarray, rng: np.rand
     face = object_face(rng)
     pos = unproject(hom, np.array([[rng.uniform(0, 1) * w, rng.uniform(0, 1) * h]]))[0]
     size = rng.uniform(1.2, 3.5)  # its long side, in card heights
-    quad = project(hom, card_plane_quad(0, 0, rng.uniform(0, 2 * math.pi), face.shape[1] / face.shape[0]) * size
-                   + pos)
-    if not np.all(np.isfinite(quad)) or _area(quad) > 4 * w * h:
-        return
-    mask = paste_face(img, face, quad, rng, corner=0.01)
-    if over:
-        ids[mask > 0.5] = -1
+    lay_flat(img, ids, hom, rng, face, pos, size, 0.01, over, 4 * w * h)
 
 
 def draw_prop(img: np.ndarray, ids: np.ndarray, hom: np.ndarray, rng: np.random.Generator,
@@ -235,9 +229,17 @@ def draw_prop(img: np.ndarray, ids: np.ndarray, hom: np.ndarray, rng: np.random.
     h, w = ids.shape
     face, corner, size = prop(rng)
     pos = unproject(hom, np.array([[rng.uniform(0.1, 0.9) * w, rng.uniform(0.1, 0.9) * h]]))[0]
+    return lay_flat(img, ids, hom, rng, face, pos, size, corner, over, w * h)
+
+
+def lay_flat(img: np.ndarray, ids: np.ndarray, hom: np.ndarray, rng: np.random.Generator, face: np.ndarray,
+             pos: np.ndarray, size: float, corner: float, over: bool, max_area: float) -> np.ndarray | None:
+    """``face`` laid at ``pos`` on the table's plane, turned at random, its long side ``size`` card heights;
+    ``over`` the cards it covers them. Its outline in the picture, or None (nothing laid) where the plane
+    throws it off to infinity or larger than ``max_area`` pixels."""
     quad = project(hom, card_plane_quad(0, 0, rng.uniform(0, 2 * math.pi), face.shape[1] / face.shape[0]) * size
                    + pos)
-    if not np.all(np.isfinite(quad)) or _area(quad) > w * h:
+    if not np.all(np.isfinite(quad)) or _area(quad) > max_area:
         return None
     mask = paste_face(img, face, quad, rng, corner=corner)
     if over:

@@ -174,9 +174,12 @@ class Recognizer:
         own = deck.classifier_path if deck is not None else None  # a deck with its own whole classifier
         deck = None if own else deck  # ... needs no layer of its own
         classifier = own or Path(classifier)
-        self.deck, self.cls_path, self._features = deck, Path(classifier), None
+        self.deck, self.cls_path = deck, Path(classifier)
         self.not_card = _not_card(not_card, self.cls_path)
-        self.cls = _session(with_features(self.cls_path) if deck or self.not_card else self.cls_path, threads)
+        if deck or self.not_card:  # one run gives the read and the features the layer or the class reads
+            self.cls = self._features = _session(with_features(self.cls_path), threads)
+        else:  # the features' session is made when first asked for (teaching)
+            self.cls, self._features = _session(self.cls_path, threads), None
         self.corners = _corner_session(Path(corners), threads) if corners else None
         self.index = _index_session(Path(index), threads) if index else None
         self.index_names = _names(self.index) if self.index is not None else []
@@ -289,7 +292,7 @@ class Recognizer:
         """What the classifier sees in each upright crop (the input of its last layer): what a deck
         profile is learned on."""
         if self._features is None:
-            self._features = self.cls if self.deck or self.not_card else _session(with_features(self.cls_path), self.threads)
+            self._features = _session(with_features(self.cls_path), self.threads)
         x = np.stack([self._tensor(c) for c in crops])
         return self._features.run(None, {self._features.get_inputs()[0].name: x})[1]
 

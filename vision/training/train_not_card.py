@@ -50,17 +50,22 @@ def scene_crops(rec: Recognizer, seed: int, packs: dict) -> tuple[list[np.ndarra
     rgb = scene.image
     detected = rec.detect_cards(rgb)
     quads = rec.refine(rgb, [q for q, _ in detected]) if detected else []
-    cards = [c.quad for c in scene.cards]
     crops, labels, kinds = [], [], []
+
+    def keep(quad: np.ndarray, label: int, kind: str) -> None:
+        crops.append(rectify(rgb, order_quad(quad), (CROP_W, CROP_H), ordered=True))
+        labels.append(label)
+        kinds.append(kind)
+
     for q in quads:
-        best = max((quad_iou(q, c) for c in cards), default=0.0)
-        if best >= CARD_IOU and any(quad_iou(q, c.quad) >= CARD_IOU and c.visible >= 0.35 for c in scene.cards):
-            crops.append(rectify(rgb, order_quad(q), (CROP_W, CROP_H), ordered=True)), labels.append(0), kinds.append("card")
-        elif best < CLEAR_IOU:
-            crops.append(rectify(rgb, order_quad(q), (CROP_W, CROP_H), ordered=True)), labels.append(1), kinds.append("box")
+        meets = [(quad_iou(q, c.quad), c.visible) for c in scene.cards]
+        if any(iou >= CARD_IOU and visible >= 0.35 for iou, visible in meets):
+            keep(q, 0, "card")
+        elif max((iou for iou, _ in meets), default=0.0) < CLEAR_IOU:
+            keep(q, 1, "box")
     for outline in scene.props:
-        if all(quad_iou(outline, c) < CLEAR_IOU for c in cards) and _inside(outline, rgb.shape):
-            crops.append(rectify(rgb, order_quad(outline), (CROP_W, CROP_H), ordered=True)), labels.append(1), kinds.append("prop")
+        if all(quad_iou(outline, c.quad) < CLEAR_IOU for c in scene.cards) and _inside(outline, rgb.shape):
+            keep(outline, 1, "prop")
     return crops, labels, kinds
 
 
