@@ -242,3 +242,25 @@ def test_another_print_of_a_card_keeps_its_size_and_can_leave_its_indices_out():
     index = other[int(0.04 * h):int(0.12 * h), int(0.05 * w):int(0.15 * w)]  # where the 9 is printed
     assert index.std(axis=(0, 1)).max() < 12  # one paper colour: the index is gone
 
+
+
+def test_a_pack_reprinted_with_its_own_index_keeps_its_pips_and_its_back():
+    import numpy as np
+    import pytest
+
+    from datasets.art import BACK, scanned_pack
+    from datasets.prints import index_fonts, redraw_index
+
+    if not index_fonts():
+        pytest.skip("no fonts to redraw indices in: the training extra (matplotlib) is not installed")
+    pack = {code: scanned_pack("swiss-french")[code] for code in ("9s", "Ts", BACK)}
+    one, again = redraw_index(pack, np.random.default_rng(3)), redraw_index(pack, np.random.default_rng(3))
+    assert all((one[c] == again[c]).all() for c in pack)  # a pure function of the seed
+    assert (one[BACK] == pack[BACK]).all()
+    h, w = pack["9s"].shape[:2]
+    corners = np.zeros((h, w), bool)
+    corners[: int(0.3 * h), : int(0.3 * w)] = corners[-int(0.3 * h):, -int(0.3 * w):] = True
+    changed = np.abs(one["9s"].astype(int) - pack["9s"].astype(int)).max(axis=2) > 60
+    assert changed[corners].mean() > 0.02  # an index of its own in the corners
+    assert changed[~corners].mean() < changed[corners].mean() / 2  # the pips stay where they were
+    assert not (one["9s"] == one["Ts"]).all()

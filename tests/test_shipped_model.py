@@ -28,13 +28,14 @@ def test_the_shipped_models_name_the_cards_of_clean_generated_scenes_right(index
     """Each card found where a labelled card lies is named as that card; a photo's two looks find all 16
     cards of these eight scenes, a camera frame's one look all but one covered card (15). Without the
     index reader (the default: it misreads real packs' other prints) one drawn 8c is read Tc, and the
-    photo's looks find 15."""
+    photo's looks find 15. With classifier v6 the not-a-card class leaves out one drawn 8c in one look
+    (14; 15 without the class): the recall the class costs (docs/model-history.md, v20)."""
     import numpy as np
 
     from vision.recognize.geometry import greedy_match, quad_iou
 
     opts = SceneOptions(max_cards=4, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, things_rate=0.0)
-    for views, least in ((1, 15), (2, 16 - wrong)):
+    for views, least in ((1, 14), (2, 16 - wrong)):
         r, named = Recognizer(views=views, index=index), []
         for seed in range(2024, 2032):
             scene = render_scene(seed, all_packs(), opts)

@@ -8,6 +8,7 @@ and class names, so the recognizer reads it in place of the shipped one. Needs t
 
 from __future__ import annotations
 
+import copy
 import io
 import time
 
@@ -83,25 +84,26 @@ def _first(out):
     return out[0] if isinstance(out, (tuple, list)) else out
 
 
-def export(model, size: int) -> bytes:
-    """The model as ONNX with the shipped classifier's input, output, batch and metadata (its names)."""
+def export(model, size: int, stamp: tuple[str, str] | None = None) -> bytes:
+    """The model as ONNX with the shipped classifier's input, output, batch and metadata (its names), and
+    ``stamp`` (key, value) saying where it came from (default: a deck's fine-tune, dated). Exported as
+    Ultralytics exports (batch norms fused, the head giving probabilities), so its weights keep their
+    names and :mod:`vision.training.recover` can start a later round from it."""
     import onnx  # noqa: PLC0415
     import torch  # noqa: PLC0415
 
-    class Probs(torch.nn.Module):
-        def __init__(self, net):
-            super().__init__()
-            self.net = net
-
-        def forward(self, images):
-            return _first(self.net(images))
-
+    net = copy.deepcopy(model).eval()
+    net.fuse(verbose=False)
+    for module in net.modules():
+        if hasattr(module, "export"):
+            module.export = True  # the classify head returns its probabilities alone
     buf = io.BytesIO()
-    model.eval()
-    torch.onnx.export(Probs(model), torch.zeros(1, 3, size, size), buf, input_names=["images"],
-                      output_names=["output0"], dynamic_axes={"images": {0: "batch"}}, opset_version=17, dynamo=False)
+    torch.onnx.export(net, torch.zeros(1, 3, size, size), buf, input_names=["images"], output_names=["output0"],
+                      dynamic_axes={"images": {0: "batch"}}, opset_version=17, dynamo=False)
     out = onnx.load_from_string(buf.getvalue())
     for prop in onnx.load(str(CLASSIFIER)).metadata_props:
-        out.metadata_props.add(key=prop.key, value=prop.value)
-    out.metadata_props.add(key="deck_finetuned", value=time.strftime("%Y-%m-%dT%H:%M:%S"))
+        if prop.key not in ("deck_finetuned", "print_round"):
+            out.metadata_props.add(key=prop.key, value=prop.value)
+    key, value = stamp or ("deck_finetuned", time.strftime("%Y-%m-%dT%H:%M:%S"))
+    out.metadata_props.add(key=key, value=value)
     return out.SerializeToString()

@@ -86,10 +86,13 @@ def printed_packs(rng: np.random.Generator, n: int = 3) -> list[dict]:
 
 def features(scenes: int, first_seed: int, fit_share: float, keep: Path) -> tuple[np.ndarray, ...]:
     """Every crop's features, label (1: no card), fold (True: learning seeds) and kind; read from ``keep``
-    where it holds the same scenes, else made (about 0.18 s a scene here) and kept there."""
+    where it holds the same scenes read by the same classifier, else made (about 0.18 s a scene here)
+    and kept there."""
+    digest = classifier_digest(CLASSIFIER)
     if keep.exists():
         with np.load(keep) as z:
-            if int(z["scenes"]) == scenes and int(z["first_seed"]) == first_seed and float(z["fit_share"]) == fit_share:
+            same = str(z["classifier"]) == digest if "classifier" in z.files else False
+            if same and int(z["scenes"]) == scenes and int(z["first_seed"]) == first_seed and float(z["fit_share"]) == fit_share:
                 return z["x"], z["y"], z["fold"], z["kinds"]
     rec = Recognizer(settings=FRAME, floor=0.15)
     packs = printed_packs(np.random.default_rng(first_seed))
@@ -107,7 +110,7 @@ def features(scenes: int, first_seed: int, fit_share: float, keep: Path) -> tupl
     out = np.concatenate(feats), np.array(labels), np.array(fold), np.array(kinds)
     keep.parent.mkdir(parents=True, exist_ok=True)
     np.savez(keep, x=out[0], y=out[1], fold=out[2], kinds=out[3], scenes=scenes, first_seed=first_seed,
-             fit_share=fit_share)
+             fit_share=fit_share, classifier=digest)
     return out
 
 
