@@ -7,6 +7,8 @@ import pytest
 def test_a_print_round_fine_tunes_the_shipped_classifier_into_one_the_recognizer_reads(tmp_path):
     pytest.importorskip("torch", reason="the print round needs the training extra")
     pytest.importorskip("matplotlib", reason="indices are redrawn in Matplotlib's fonts")
+    import cv2
+
     from datasets.art import scanned_pack
     from datasets.prints import redraw_index
     from vision.recognize.recognizer import Recognizer
@@ -18,7 +20,7 @@ def test_a_print_round_fine_tunes_the_shipped_classifier_into_one_the_recognizer
     codes = ["6h", "8h", "9s", "Ts"]
     x = np.stack([np.ascontiguousarray(pack[c][:: -1 if k % 2 else 1, :: -1 if k % 2 else 1]) for c in codes
                   for k in range(4)])
-    x = np.stack([__import__("cv2").resize(c, (rec.cls_size, rec.cls_size)) for c in x])
+    x = np.stack([cv2.resize(c, (rec.cls_size, rec.cls_size)) for c in x])
     data = {"x": x, "y": np.array([rec.names.index(c) for c in codes for _ in range(4)]),
             "kind": np.array(["redraw"] * len(x))}
     model, size, figures = finetune(data, data, epochs=2, lr=1e-4)

@@ -243,7 +243,6 @@ def test_another_print_of_a_card_keeps_its_size_and_can_leave_its_indices_out():
     assert index.std(axis=(0, 1)).max() < 12  # one paper colour: the index is gone
 
 
-
 def test_a_pack_reprinted_with_its_own_index_keeps_its_pips_and_its_back():
     import numpy as np
     import pytest

@@ -27,8 +27,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.art import BACK, packs_of
-from datasets.prints import redraw_index, vary_print
+from datasets.art import packs_of
+from datasets.prints import redraw_index
 from datasets.scenes import SceneOptions, render_scene
 from vision.recognize import CLASSIFIER, FRAME
 from vision.recognize.geometry import CROP_H, CROP_W, order_quad, quad_iou, rectify
@@ -37,6 +37,7 @@ from vision.recognize.recognizer import Recognizer
 from .deck_finetune import _first, export
 from .offline import go_offline
 from .recover import onnx_weights, recovered
+from .train_not_card import printed_packs
 
 SEED, STYLES = 540_000, 7  # scenes of their own (no other dataset draws these); worker k's printers: STYLES + k
 VAL_SEED, VAL_STYLES = 530_000, 5  # the validation scenes, one worker
@@ -50,10 +51,7 @@ CARD_IOU, MIN_VISIBLE = 0.5, 0.35  # a box meeting a card this much, of a card s
 
 def printers(rng: np.random.Generator) -> list[tuple[str, dict]]:
     """The packs each scene draws from, in turn: as printed (three turns in twelve), varied, redrawn."""
-
-    base = packs_of(PACK_GROUPS)
-    varied = [{name: {c: f if c == BACK else vary_print(f, rng) for c, f in pack.items()} for name, pack in base.items()}
-              for _ in range(PRINTS)]
+    base, *varied = printed_packs(rng, PRINTS, packs_of(PACK_GROUPS))
     redrawn = [{name: redraw_index(pack, rng) for name, pack in base.items()} for _ in range(REDRAWS)]
     return [("plain", base)] * 3 + [("print", p) for p in varied] + [("redraw", p) for p in redrawn]
 
@@ -61,7 +59,6 @@ def printers(rng: np.random.Generator) -> list[tuple[str, dict]]:
 def crops(first_seed: int, scenes: int, style_seed: int) -> dict[str, np.ndarray]:
     """Every box the shipped recognizer finds on a card in ``scenes`` scenes, cut upright at the
     classifier's size, with its class and kind of print."""
-
     rec = Recognizer(settings=FRAME, floor=0.15, not_card=None, threads=1)
     turns, opts = printers(np.random.default_rng(style_seed)), SceneOptions(**OPTIONS)
     x, y, kind = [], [], []
@@ -104,7 +101,6 @@ def _input(x: np.ndarray):
 def accuracy(model, data: dict[str, np.ndarray]) -> dict[str, float]:
     """Share of crops read right, per kind of print and in all."""
     import torch  # noqa: PLC0415
-
 
     model.eval()
     with torch.no_grad():
@@ -157,12 +153,10 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--lr", type=float, default=LR)
     p.add_argument("--out", type=Path, required=True, help="the fine-tuned classifier (ONNX)")
     args = p.parse_args(argv)
-
     go_offline()
     train = dataset(args.work / f"train-{SEED}-{args.scenes}-{args.workers}.npz", SEED, args.scenes, args.workers, STYLES)
     val = dataset(args.work / f"val-{VAL_SEED}-{args.val_scenes}.npz", VAL_SEED, args.val_scenes, 1, VAL_STYLES)
     model, size, figures = finetune(train, val, args.epochs, args.lr)
-
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(export(model, size, stamp=("print_round", json.dumps(figures))))
     print(f"wrote {args.out}")

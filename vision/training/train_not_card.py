@@ -74,9 +74,10 @@ def _inside(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
     return bool((quad[:, 0] >= 0).all() and (quad[:, 0] < w).all() and (quad[:, 1] >= 0).all() and (quad[:, 1] < h).all())
 
 
-def printed_packs(rng: np.random.Generator, n: int = 3) -> list[dict]:
-    """The training packs as they are and as ``n`` other printers made them (datasets.prints)."""
-    base = all_packs()
+def printed_packs(rng: np.random.Generator, n: int = 3, base: dict | None = None) -> list[dict]:
+    """``base`` (default: the training packs) as they are and as ``n`` other printers made them
+    (datasets.prints)."""
+    base = all_packs() if base is None else base
     out = [base]
     for _ in range(n):
         out.append({name: {code: face if code == BACK else vary_print(face, rng) for code, face in pack.items()}
