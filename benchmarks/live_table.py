@@ -33,7 +33,7 @@ import random
 import statistics
 import sys
 import time
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -57,7 +57,8 @@ from vision.table.check import check_hand, visible_events  # noqa: E402
 from vision.table.layout import TableLayout  # noqa: E402
 from vision.table.live import LiveTable, run  # noqa: E402
 from vision.table.sources import Frame  # noqa: E402
-from vision.table.stable import Stabilizer
+from vision.table.settings import TrackerSettings  # noqa: E402
+from vision.table.stable import Stabilizer  # noqa: E402
 from vision.table.virtual import TruthCamera  # noqa: E402
 from vision.table.watch import Watcher  # noqa: E402
 
@@ -202,8 +203,17 @@ def camera_named(log: list) -> dict[int, tuple[tuple[str, str], float]]:
 _WORKER: dict = {}
 
 
+def _setting(text: str) -> tuple[str, float]:
+    """``NAME=VALUE`` of a tracker setting, checked against :class:`TrackerSettings`."""
+    name, _, value = text.partition("=")
+    if name not in {f.name for f in fields(TrackerSettings)}:
+        raise argparse.ArgumentTypeError(f"no tracker setting {name!r}")
+    return name, float(value)
+
+
 def _hand(args, recognizer, seed: int, pile: bool) -> dict:
     tracker = {k: v for k, v in (("ask_support", args.ask_support), ("min_conf", args.min_conf)) if v is not None}
+    tracker.update(args.tracker)
     return one_hand(seed, args.reader, recognizer, not (args.no_zones or pile), pile, WORLDS[args.world], tracker,
                     args.pack, ruleset=args.ruleset, prints=args.prints)
 
@@ -241,6 +251,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--mix", action="store_true", help="every other pair of hands played into a pile")
     ap.add_argument("--ask-support", type=float, help="the tracker's ask_support (tuning world only: what to ask)")
     ap.add_argument("--min-conf", type=float, help="the tracker's min_conf (tuning world only: the reads it counts)")
+    ap.add_argument("--tracker", type=_setting, action="append", default=[], metavar="NAME=VALUE",
+                    help="any other tracker setting (vision.table.settings), tuning world only; repeatable")
     ap.add_argument("--dump", help="write each camera event and ask (how sure, whether right) to this JSONL file")
     ap.add_argument("--reuse", type=int, default=2, help="frames a still card keeps its class (0: classify every frame)")
     ap.add_argument("--pack", help="play every hand with this fetched pack as it is (e.g. kennard, which no network "
@@ -260,6 +272,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.reader == "model" and args.workers <= 1:
         recognizer = recognizer_from(args, reuse_frames=args.reuse)
     world = WORLDS[args.world]
+    if (args.tracker or args.ask_support is not None or args.min_conf is not None) and world.held_out:
+        ap.error("tracker settings are chosen in the tuning world; the held-out world runs the shipped ones")
     if args.prints and world.held_out:
         ap.error("--prints varies the tuning world's faces; the held-out world reprints its own")
     first = args.first_seed + (HELD_OUT_SEED if world.held_out else 0)

@@ -55,6 +55,7 @@ FPS = 20.0
 MOVE, SETTLE, BETWEEN = 0.5, 0.35, 0.45  # seconds: a card carried in, the hand leaving, pause after
 TAP_GAP = 0.4
 GATHER_PAUSE, GATHER = 1.2, 0.6
+SHOWN = 1.0  # seconds a double blind's upcard lies shown before the dealer takes it up
 UPCARD_STEP = 0.72  # a new upcard lies beside the last one
 
 
@@ -397,6 +398,9 @@ class _Timeline:
         if self.kratzen:
             self.turned[k] = self.upcard_obj
         self.visuals.append(Visual(self.upcard_obj.t_still, "upcard", code))
+        if getattr(self.hand, "blind", None) == "double_blind":  # shown, then the dealer's (RULES.md: Double blind)
+            self.t += SHOWN
+            self._take_upcard(dealer)
 
     def _take_upcard(self, player: str) -> None:
         c = self.upcard_obj

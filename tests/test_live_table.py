@@ -632,16 +632,16 @@ def test_a_card_played_onto_the_last_one_covers_it_and_the_table_stays_in_sync()
 
 def test_a_card_thrown_onto_the_last_one_and_never_read_surely_is_asked_not_left_out_of_sync():
     """The Th on Beat's 9h reads under min_conf for good (a tuning pile hand: the 8h on the 9h at 0.40):
-    once it has lain there still for ask_after, the table is asked which card Cla laid, and the 9h lies
-    under that card."""
+    once the 9h is out of sight and the Th has lain there still for cover_rest, the table is asked which
+    card Cla laid, before the next card thrown on it is recorded in its place; the 9h lies under it."""
     t = Table()
     t.to_play(anna="metcho")
     t.lay("9h", "Beat")
     timid = R("Th", _across("Beat"), confidence=0.3, alternatives=[("Td", 0.2)])
     t.lying.pop("9h")
-    t.frames(20, extra=[timid])
-    assert t.watcher.status()["state"] == "out_of_sync" and t.watcher.asks == {}
-    t.frames(30, extra=[timid])
+    t.frames(6, extra=[timid])
+    assert t.watcher.asks == {}  # the 9h only just went out of sight, the Th only just came
+    t.frames(14, extra=[timid])
     (ask,) = t.watcher.asks.values()
     assert ask.kind == "card" and ask.player == "Cla" and ask.read == "Th"
     t.watcher.answer(ask.id, "Th")
@@ -685,6 +685,37 @@ def test_lifting_the_covering_card_without_the_card_under_it_showing_is_out_of_s
     t.lying["Th"] = SPOT["Cla"]  # the Th pushed aside
     t.frames(16)
     assert t.watcher.status()["state"] == "out_of_sync" and t.watcher.status()["missing"] == ["9h"]
+
+
+def test_a_card_found_again_where_it_lay_still_covers_the_card_it_was_thrown_onto():
+    """Cla's Th lies on Beat's 9h; the next card thrown on the pile takes the Th's reads for a moment, so the
+    Th is found again by a track of its own, after the 9h went out of sight: it still covers the 9h, which
+    is not missing (a tuning pile hand, seed 111, held the record out of sync until the next card covered
+    the one thrown, which was then never recorded)."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.lying["Th"] = _across("Beat")
+    t.frames(16, hide={"9h"})
+    t.frames(14, hide={"9h", "Th"})  # the Th's track ends ...
+    t.frames(16, hide={"9h"})  # ... and it is found again where it lay
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+    assert t.watcher.status()["state"] == "watching" and t.watcher.status()["covered"] == {"9h": "Th"}
+
+
+def test_a_card_laid_beside_one_covered_by_an_earlier_card_is_no_card_moved_and_is_recorded_unasked():
+    """Beat's 9h went out of sight under Cla's Th; Anna's Jh then lands beside them: the 9h's going is the
+    Th's doing, so the Jh is no 9h carried on and found again (tuning pile hands asked so of good reads)."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.lying["Th"] = _across("Beat")
+    t.frames(16, hide={"9h"})
+    x1, y1, x2, y2 = SPOT["Beat"]
+    t.lying["Jh"] = (x1 + 30, y1 + 20, x2 + 30, y2 + 20)
+    t.frames(16, hide={"9h"})
+    assert t.watcher.asks == {}
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 
 
 def test_a_card_laid_where_a_gathered_trick_lay_covers_none_of_its_cards_and_the_unseen_card_is_asked():

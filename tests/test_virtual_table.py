@@ -109,6 +109,19 @@ def _pile_hand(seed: int, pack: str):
     return left, check_hand(record, session)
 
 
+def test_a_double_blind_upcard_is_shown_and_taken_up_by_the_dealer_before_the_play():
+    """Double blind: the dealer gets the upcard once it is shown (RULES.md), so it leaves the table before
+    the lead: a video where it stays shows one card twice when the dealer plays it (tuning seed 115)."""
+    sim = simulate_hand(random.Random(115), players=6, illegal_rate=0.1)
+    assert sim.events[1].bid == "double_blind"
+    record = table_events(sim.events)
+    vh = render_hand(record, scanned_pack("swiss-german"), seed=115, size=SIZE, pile=True)
+    (shown,) = [v for v in vh.visuals if v.kind == "upcard"]
+    first_play = min(v.t for v in vh.visuals if v.kind == "play")
+    assert shown.card in {c["card"] for c in vh.frame(shown.t + 0.05)[1]}
+    assert shown.card not in {c["card"] for c in vh.frame(first_play - 0.05)[1]}
+
+
 @pytest.fixture(scope="module")
 def kratzen():
     """The second hand of an evening of Kratzen: a hop at the cut, Oder turning three cards, a player who

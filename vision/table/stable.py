@@ -213,10 +213,11 @@ class Stabilizer:
         """``read`` finds ``track``'s card moved since its last read (or is its first)."""
         return not track.boxes or box_iou(track.boxes[-1], read.box) < self.settings.still_iou
 
-    def resting(self, t: float) -> list[Glimpse]:
-        """Glimpses read this frame that have lain still where they came to rest for ``ask_after``: what
-        the watcher may adopt where the table needs a card."""
-        return [g for g in self.glimpses if g.last >= t and t - g.rest_since >= self.settings.ask_after]
+    def resting(self, t: float, rest: float | None = None) -> list[Glimpse]:
+        """Glimpses read this frame that have lain still where they came to rest for ``rest`` seconds
+        (``ask_after`` by default): what the watcher may adopt where the table needs a card."""
+        rest = self.settings.ask_after if rest is None else rest
+        return [g for g in self.glimpses if g.last >= t and t - g.rest_since >= rest]
 
     def _glimpse(self, timid: list[Read], t: float) -> None:
         """Follow where timid reads come, frame to frame, as tracks follow counted reads: each glimpse takes

@@ -315,11 +315,25 @@ class Watcher:
             # a card covers this one if it came after it and was in view before this one's track ended: a
             # card laid where a gathered trick lay came after the trick had gone
             ended = self._gone_at.get(last.card, float("inf"))
-            over = [s for s in [*self.seen.values(), *under] if last.first_seen < s.first_seen <= ended]
+            over = [s for s in [*self.seen.values(), *under]
+                    if any(last.first_seen < came <= ended for came in (s.first_seen, self._came(s)))]
             if over and box_under(last.box, [s.box for s in over]) >= COVERED:
                 out[last.card] = max(over, key=lambda s: (s not in under, s.first_seen)).card  # in view, on top
                 under.append(last)
         return out
+
+    def _came(self, s: Seen) -> float:
+        """When the card of ``s`` came onto the table: one found again where it lay, by a track of its own,
+        as its last track ended (a card thrown onto it took its reads for a moment) came when first seen;
+        it covers what it covered then, as well as what lay there before it was found again."""
+        before, st = self.vanished.get(s.card), self.stabilizer.settings
+        if before is None or before.track == s.track:
+            return s.first_seen
+        if s.first_seen - self._gone_at.get(s.card, -1e9) > st.carried_for:
+            return s.first_seen  # it left the table before: the upcard taken up, played later
+        apart = hypot(*np.subtract(box_centre(before.box), box_centre(s.box)))
+        near = apart <= st.carried_near * box_diagonal(before.box)
+        return min(s.first_seen, before.first_seen) if near else s.first_seen
 
     def _sighted(self, reads: list, t: float) -> None:
         """A card of the trick in progress out of sight, read again where it lay under its own name but only
@@ -334,9 +348,9 @@ class Watcher:
 
     def _unread_over(self, t: float) -> list[CardLaid]:
         """A card of the trick in progress out of sight under something read only timidly, that came after
-        it and before its track ended and has lain there still for ``ask_after``: a card thrown onto the
-        pile the camera cannot read. It is laid unsettled, so the table is asked which card it is (the
-        table stayed out of sync for a person before)."""
+        it and before its track ended and has lain there still for ``cover_rest``: a card thrown onto the
+        pile the camera cannot read. It is laid unsettled, so the table is asked which card it is before
+        the next card thrown onto it is recorded in its turn (the table stayed out of sync before)."""
         st = self.stabilizer
         if not st.glimpses:
             return []  # the usual frame: no need to work out what is missing twice
@@ -345,7 +359,7 @@ class Watcher:
             if last is None:
                 continue
             ended = self._gone_at.get(code, float("inf"))
-            for g in st.resting(t):
+            for g in st.resting(t, st.settings.cover_rest):
                 if not last.first_seen < g.since <= ended:
                     continue
                 if box_under(last.box, [g.box]) >= COVERED:
@@ -552,7 +566,8 @@ class Watcher:
             codes = set(trick.cards)
             if not codes & on_view:
                 continue  # gathered, or not yet laid
-            for code in codes - on_view:
+            under = {code: top for code, top in self.covered(codes - on_view).items() if top != s.card}
+            for code in codes - on_view - set(under):  # one under a card laid before ``s`` was no card moved
                 other = next((x for x in self.seen.values() if x.card == code and x.track in lost), None)
                 since = 0.0  # its track is lost this moment
                 if other is None:
