@@ -57,7 +57,7 @@ from vision.table.check import check_hand, visible_events  # noqa: E402
 from vision.table.layout import TableLayout  # noqa: E402
 from vision.table.live import LiveTable, run  # noqa: E402
 from vision.table.sources import Frame  # noqa: E402
-from vision.table.settings import TrackerSettings  # noqa: E402
+from vision.table.settings import TABLE, TrackerSettings  # noqa: E402
 from vision.table.stable import Stabilizer  # noqa: E402
 from vision.table.virtual import TruthCamera  # noqa: E402
 from vision.table.watch import Watcher  # noqa: E402
@@ -203,12 +203,17 @@ def camera_named(log: list) -> dict[int, tuple[tuple[str, str], float]]:
 _WORKER: dict = {}
 
 
-def _setting(text: str) -> tuple[str, float]:
-    """``NAME=VALUE`` of a tracker setting, checked against :class:`TrackerSettings`."""
+def _setting(text: str) -> tuple[str, float | int]:
+    """``NAME=VALUE`` of a tracker setting, checked against :class:`TrackerSettings` and of its type (a
+    count of frames stays a whole number)."""
     name, _, value = text.partition("=")
     if name not in {f.name for f in fields(TrackerSettings)}:
         raise argparse.ArgumentTypeError(f"no tracker setting {name!r}")
-    return name, float(value)
+    kind = type(getattr(TABLE, name))
+    try:
+        return name, kind(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{name} is a whole number of frames, not {value!r}" if kind is int else f"{name} is a number, not {value!r}") from None
 
 
 def _hand(args, recognizer, seed: int, pile: bool) -> dict:

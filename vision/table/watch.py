@@ -316,24 +316,28 @@ class Watcher:
             # card laid where a gathered trick lay came after the trick had gone
             ended = self._gone_at.get(last.card, float("inf"))
             over = [s for s in [*self.seen.values(), *under]
-                    if any(last.first_seen < came <= ended for came in (s.first_seen, self._came(s)))]
+                    if any(last.first_seen < came <= ended for came in self._came(s))]
             if over and box_under(last.box, [s.box for s in over]) >= COVERED:
                 out[last.card] = max(over, key=lambda s: (s not in under, s.first_seen)).card  # in view, on top
                 under.append(last)
         return out
 
-    def _came(self, s: Seen) -> float:
+    def _came(self, s: Seen) -> tuple[float, ...]:
         """When the card of ``s`` came onto the table: one found again where it lay, by a track of its own,
-        as its last track ended (a card thrown onto it took its reads for a moment) came when first seen;
-        it covers what it covered then, as well as what lay there before it was found again."""
-        before, st = self.vanished.get(s.card), self.stabilizer.settings
+        as its last track ended (a card thrown onto it took its reads for a moment) came when first seen
+        too, so it covers what it covered then as well as what lay there before it was found again."""
+        before = self.vanished.get(s.card)
         if before is None or before.track == s.track:
-            return s.first_seen
-        if s.first_seen - self._gone_at.get(s.card, -1e9) > st.carried_for:
-            return s.first_seen  # it left the table before: the upcard taken up, played later
-        apart = hypot(*np.subtract(box_centre(before.box), box_centre(s.box)))
-        near = apart <= st.carried_near * box_diagonal(before.box)
-        return min(s.first_seen, before.first_seen) if near else s.first_seen
+            return (s.first_seen,)
+        if s.first_seen - self._gone_at.get(s.card, -1e9) > self.stabilizer.settings.carried_for:
+            return (s.first_seen,)  # it left the table before: the upcard taken up, played later
+        return (before.first_seen, s.first_seen) if self._near(before.box, s.box) else (s.first_seen,)
+
+    def _near(self, box: tuple[float, float, float, float], other: tuple[float, float, float, float]) -> bool:
+        """``other`` lies within ``carried_near`` of the card last seen at ``box``: where it may have come to
+        rest, carried on a little."""
+        apart = hypot(*np.subtract(box_centre(box), box_centre(other)))
+        return apart <= self.stabilizer.settings.carried_near * box_diagonal(box)
 
     def _sighted(self, reads: list, t: float) -> None:
         """A card of the trick in progress out of sight, read again where it lay under its own name but only
@@ -566,16 +570,15 @@ class Watcher:
             codes = set(trick.cards)
             if not codes & on_view:
                 continue  # gathered, or not yet laid
-            under = {code: top for code, top in self.covered(codes - on_view).items() if top != s.card}
-            for code in codes - on_view - set(under):  # one under a card laid before ``s`` was no card moved
+            under = {code for code, top in self.covered(codes - on_view).items() if top != s.card}
+            for code in codes - on_view - under:  # one under a card laid before ``s`` was no card moved
                 other = next((x for x in self.seen.values() if x.card == code and x.track in lost), None)
                 since = 0.0  # its track is lost this moment
                 if other is None:
                     other, since = self.vanished.get(code), s.first_seen - self._gone_at.get(code, -1e9)
                 if other is None or since > st.carried_for or s.first_seen < other.first_seen:
                     continue
-                apart = hypot(*np.subtract(box_centre(other.box), box_centre(s.box)))
-                if apart <= st.carried_near * box_diagonal(other.box):
+                if self._near(other.box, s.box):
                     return code
         return None
 

@@ -31,7 +31,7 @@ from datasets.art import packs_of
 from datasets.prints import redraw_index
 from datasets.scenes import SceneOptions, render_scene
 from vision.recognize import CLASSIFIER, FRAME
-from vision.recognize.geometry import CROP_H, CROP_W, order_quad, quad_iou, rectify
+from vision.recognize.geometry import quad_iou, rectify
 from vision.recognize.recognizer import Recognizer
 
 from .deck_finetune import _first, export
@@ -69,7 +69,7 @@ def crops(first_seed: int, scenes: int, style_seed: int) -> dict[str, np.ndarray
         for q in rec.refine(scene.image, [q for q, _ in found]) if found else []:
             iou, card = max(((quad_iou(q, c.quad), c) for c in scene.cards), key=lambda t: t[0], default=(0.0, None))
             if card is not None and iou >= CARD_IOU and card.visible >= MIN_VISIBLE:
-                crop = rectify(scene.image, order_quad(q), (CROP_W, CROP_H), ordered=True)
+                crop = rectify(scene.image, q)
                 x.append(cv2.resize(crop, (rec.cls_size, rec.cls_size), interpolation=cv2.INTER_AREA))
                 y.append(rec.names.index(card.code))
                 kind.append(name)

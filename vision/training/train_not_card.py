@@ -30,7 +30,7 @@ from datasets.prints import vary_print
 from datasets.scenes import SceneOptions, render_scene
 from vision.recognize import CLASSIFIER, FRAME
 from vision.recognize.deck import classifier_digest
-from vision.recognize.geometry import CROP_H, CROP_W, order_quad, quad_iou, rectify
+from vision.recognize.geometry import quad_iou, rectify
 from vision.recognize.not_card import NotCard
 from vision.recognize.recognizer import Recognizer
 
@@ -53,7 +53,7 @@ def scene_crops(rec: Recognizer, seed: int, packs: dict) -> tuple[list[np.ndarra
     crops, labels, kinds = [], [], []
 
     def keep(quad: np.ndarray, label: int, kind: str) -> None:
-        crops.append(rectify(rgb, order_quad(quad), (CROP_W, CROP_H), ordered=True))
+        crops.append(rectify(rgb, quad))
         labels.append(label)
         kinds.append(kind)
 
