@@ -160,6 +160,17 @@ def test_a_hand_over_part_of_a_laid_card_does_not_make_its_visible_part_a_new_ca
     assert [(type(e).__name__, e.card) for _, e in ev] == [("CardLaid", "Th")]
 
 
+def test_a_card_partly_covered_by_one_flying_past_is_looked_for_where_it_lay_whole():
+    """Its last read showed only the part left free, and the card flying past was expected nearer the
+    whole card than that part: the card's next whole read went to the flying card's track, which named
+    a card already in view (held-out pile hand 700729: the upcard As, then asked as a play)."""
+    part = R("As", box=(100, 115, 145, 190))  # IoU 0.63 with the whole card
+    way = [R("Qc", box=(30, 100, 90, 190)), R("Qc", box=(50, 100, 110, 190))]  # expected next at x 110: IoU 0.71
+    frames = [[R("As")]] * 6 + [[R("As"), way[0]], [part, way[1]], [], []] + [[R("As")]] * 14
+    ev = feed(Stabilizer(), frames)
+    assert [(type(e).__name__, e.card) for _, e in ev] == [("CardLaid", "As")]
+
+
 def test_a_card_beside_a_laid_card_is_still_a_new_card():
     frames = [[R("Th")]] * 6 + [[R("Th"), R("9h", box=(150, 100, 210, 190))]] * 6
     ev = feed(Stabilizer(), frames)
@@ -366,6 +377,18 @@ def test_a_card_the_table_named_is_not_renamed_by_later_reads():
     st.rename(laid[0].track, "Ts")
     later = feed(st, [[R("9s")]] * 30)
     assert later == [] and st.tracks[0].card == "Ts"
+
+
+def test_a_card_the_table_named_taken_away_and_another_laid_there_after_a_gap_is_a_new_card():
+    """The upcard named by the table, taken up for the trump 6 laid where it lay: the 6 is a new card,
+    not the named upcard read anew (tuning pile hand 106: the 6c kept the upcard's name, so the upcard
+    played later was impossible and never recorded)."""
+    st = Stabilizer()
+    laid = [e for _, e in feed(st, [[R("9c", confidence=0.55)]] * 12) if isinstance(e, CardLaid)]
+    st.rename(laid[0].track, "9c")
+    gap = [[]] * (TrackerSettings().gap_frames + 2)  # a hand over the spot, shorter than gone_after
+    later = [e for _, e in feed(st, gap + [[R("6c", box=(104, 100, 164, 190))]] * 12)]
+    assert [(type(e).__name__, e.card) for e in later] == [("CardGone", "9c"), ("CardLaid", "6c")]
 
 
 def test_a_card_laid_tells_how_sure_its_reads_were():

@@ -24,7 +24,7 @@ from itertools import takewhile
 from math import hypot
 from typing import Callable, Iterable, Protocol
 
-from vision.recognize.geometry import box_centre, box_cover, box_diagonal, box_iou, quad_iou
+from vision.recognize.geometry import box_centre, box_cover, box_diagonal, box_iou, box_within, quad_iou
 
 from .settings import REFERENCE_FPS, TABLE, TrackerSettings
 
@@ -84,11 +84,12 @@ class Track:
     reads: int = 0
     mentions: dict[str, int] = field(default_factory=dict)  # reads naming the card first or next-best
     firsts: dict[str, list[float]] = field(default_factory=dict)  # card -> [reads naming it first, their confidence]
-    fixed: bool = False  # a person named the card: no re-read renames it (a card thrown onto it still can)
+    fixed: bool = False  # a person named it: no re-read renames it (one thrown onto it, or laid after a gap, still can)
     glimpsed: bool = False  # adopted from timid reads alone (Stabilizer.adopt): they keep it on the table
     came_from: tuple[float, float, float, float] | None = None  # its first read's box: was it carried in?
     on_the_way: dict[str, float] = field(default_factory=dict)  # card -> confidence of the best reads while it moved
     lain_still: bool = False  # it has lain still once: later jumps of its box are the camera's, not its way
+    rest: tuple[float, float, float, float] | None = None  # where it last lay still
 
     def step(self) -> tuple[float, float]:
         """How far its box's centre moved between its last two reads."""
@@ -191,6 +192,8 @@ class Stabilizer:
                     track.on_the_way[read.card] = track.on_the_way.get(read.card, 0.0) + read.confidence
                 _push(track.boxes, read.box, self._edge_hits)
                 _push(track.tops, (read.card, read.confidence), 3 * self.settings.window)
+                if self._still(track):
+                    track.rest = read.box
             elif track.glimpsed and any(self._on(track, r) for r in timid):
                 pass  # a card only ever read timidly is still there while its timid reads keep coming
             else:
@@ -281,12 +284,13 @@ class Stabilizer:
         at, and must not take over that card's track. A hand over part of a card shrinks its box
         below the IoU threshold while the box stays within the card's: such a pair still matches
         (after every IoU match), so the visible part's misreads vote on the card instead of starting
-        a phantom card of their own."""
+        a phantom card of their own; and the card is looked for where it lay whole as well (:meth:`_lying`)."""
         boxes = {tr.id: tr.box for tr in self.tracks}
         ahead = {tr.id: tr.ahead(self.settings.ahead_frames) for tr in self.tracks}
+        lay = {tr.id: self._lying(tr) for tr in self.tracks}
         trust = self.settings.ahead_trust
-        pairs = [(max(box_iou(tr.box, r.box), trust * box_iou(ahead[tr.id], r.box)), tr.id, i)
-                 for tr in self.tracks for i, r in enumerate(reads)]
+        pairs = [(max(box_iou(tr.box, r.box), box_iou(lay[tr.id], r.box), trust * box_iou(ahead[tr.id], r.box)),
+                  tr.id, i) for tr in self.tracks for i, r in enumerate(reads)]
         paired = _best_first(pairs, lambda iou, tid, i: iou >= self.settings.match_iou or
                              box_cover(boxes[tid], reads[i].box) >= self.settings.match_cover)
         out: dict[int, Read] = {tid: reads[i] for tid, i in paired.items()}
@@ -298,6 +302,15 @@ class Stabilizer:
                 self.tracks.append(tr)
                 out[tr.id] = r
         return out
+
+    def _lying(self, track: Track) -> tuple[float, float, float, float]:
+        """Where ``track``'s card lies whole: where it last lay still, while its last read showed only a part
+        of it there (a card thrown across it, a hand over it). Looked for only where that part was last seen,
+        it lost its reads to a card flying past, whose expected box was nearer (held-out pile hand 700729)."""
+        rest = track.rest
+        if rest is not None and box_within(track.box, rest) >= self.settings.match_cover:
+            return rest
+        return track.box
 
     def _decide(self, track: Track, t: float, impossible) -> list:
         if track.missing >= self.settings.gone_after:
@@ -377,8 +390,8 @@ class Stabilizer:
             return []
         sure = sum(run[:self.settings.window]) >= self.settings.window * self.settings.sure_conf
         coming = self._carried_in(track, new, t)  # thrown here: a new card, not this one read better
-        if track.fixed and not coming:
-            return []
+        if track.fixed and track.unbroken and not coming:
+            return []  # the card the table named, read anew: a gap since may hide it taken and another laid
         if not (sure or coming or len(run) >= self.settings.timid_factor * self.settings.window):
             return []
         gone = CardGone(track.id, track.card, t)
