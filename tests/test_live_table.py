@@ -222,6 +222,25 @@ def test_a_card_found_again_where_it_came_to_rest_is_asked_not_played_as_a_new_c
     assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
 
 
+def test_a_card_seen_thrown_onto_the_last_one_is_no_card_moved_and_is_recorded_unasked():
+    """Anna's Jh is read on its way from her seat and lost as it lands on Cla's Th, which goes out of sight
+    under it while Beat's 9h still lies: the Jh is no Th carried on (a tuning pile hand, seed 103, asked
+    so of a sure read)."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.lay("Th", "Cla")
+    (ax, ay, _, _), (cx, cy, _, _) = SPOT["Anna"], SPOT["Cla"]
+    for k in range(1, 13):  # carried from Anna's place towards Cla's, read on the way
+        x, y = ax + (cx - ax) * k / 16, ay + (cy - ay) * k / 16
+        t.frames(1, extra=[R("Jh", (x, y, x + 60, y + 90), 0.8)])
+    t.frames(2)  # lost from view as it lands
+    t.lying["Jh"] = _shifted("Cla", -10)
+    t.frames(16, hide={"Th"})
+    assert t.watcher.asks == {}
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+
+
 def test_a_lead_after_the_trick_was_gathered_is_no_card_found_again():
     t = Table()
     t.to_play()
@@ -701,6 +720,23 @@ def test_a_card_found_again_where_it_lay_still_covers_the_card_it_was_thrown_ont
     t.frames(16, hide={"9h"})  # ... and it is found again where it lay
     assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
     assert t.watcher.status()["state"] == "watching" and t.watcher.status()["covered"] == {"9h": "Th"}
+
+
+def test_a_card_found_again_and_then_covered_in_its_turn_still_covers_the_card_under_it():
+    """Beat's 9h under Cla's Th, which is found again by a track of its own; Anna's Jh then covers the Th:
+    the Th lay on the 9h from its first sight, so the 9h stays covered, not missing (a tuning pile hand,
+    seed 103, went out of sync so, and the next card was never recorded: the trick was gathered short)."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.lying["Th"] = _across("Beat")
+    t.frames(16, hide={"9h"})
+    t.frames(14, hide={"9h", "Th"})  # the Th's track ends ...
+    t.frames(16, hide={"9h"})  # ... and it is found again where it lay
+    t.lying["Jh"] = SPOT["Beat"]
+    t.frames(16, hide={"9h", "Th"})
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+    assert t.watcher.status()["state"] == "watching"
 
 
 def test_a_card_laid_beside_one_covered_by_an_earlier_card_is_no_card_moved_and_is_recorded_unasked():

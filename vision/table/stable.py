@@ -426,11 +426,18 @@ class Stabilizer:
         from view near here: it was thrown onto that card (a re-read has no such card coming). On the
         virtual table's pile the thrown card is read on its way and lost as it lands; the spot's reads
         turn to it some frames later, however exactly it covers the last card."""
-        near = self.settings.carried_near * box_diagonal(track.box)
+        return self.seen_coming(new, track.box, track.named_at or t, t)
+
+    def seen_coming(self, card: str, box: tuple[float, float, float, float], since: float, t: float) -> bool:
+        """A card read as ``card``, first seen since ``since`` and within ``carried_for`` of ``t``, was carried
+        in moving and lost from view near ``box`` (or heading for it): a card thrown there, not one lying
+        near it read anew or moved a little. Only cards not yet named count: a card carried off is one
+        named where it lay."""
+        near = self.settings.carried_near * box_diagonal(box)
         coming = [Carried.of(o) for o in self.tracks
                   if o.card is None and o.missing and o.tops and _moved(o, self.settings.still_iou)]
         ahead = self.settings.carried_ahead
-        return any(c.card == new and c.first_seen >= (track.named_at or t) and c.apart(track.box, ahead) <= near
+        return any(c.card == card and c.first_seen >= since and c.apart(box, ahead) <= near
                    and t - c.first_seen <= self.settings.carried_for for c in list(self._carried) + coming)
 
     def _still_under(self, track: Track) -> bool:

@@ -120,6 +120,7 @@ class Seen:
     out_of_turn: bool = False  # the table said it was played out of turn, no card of another missed
     named_by: str = "camera"  # "table" once a person named it in answer to an ask
     favoured: str | None = None  # the impossible card the reads named most (see CardLaid.favoured)
+    came: tuple[float, ...] = ()  # when it came onto the table: first seen, and before that (Watcher._arrivals)
 
 
 class Watcher:
@@ -323,15 +324,20 @@ class Watcher:
         return out
 
     def _came(self, s: Seen) -> tuple[float, ...]:
-        """When the card of ``s`` came onto the table: one found again where it lay, by a track of its own,
-        as its last track ended (a card thrown onto it took its reads for a moment) came when first seen
-        too, so it covers what it covered then as well as what lay there before it was found again."""
-        before = self.vanished.get(s.card)
-        if before is None or before.track == s.track:
-            return (s.first_seen,)
-        if s.first_seen - self._gone_at.get(s.card, -1e9) > self.stabilizer.settings.carried_for:
-            return (s.first_seen,)  # it left the table before: the upcard taken up, played later
-        return (before.first_seen, s.first_seen) if self._near(before.box, s.box) else (s.first_seen,)
+        """When the card of ``s`` came onto the table (:meth:`_arrivals`)."""
+        return s.came or (s.first_seen,)
+
+    def _arrivals(self, code: str, first_seen: float, box: tuple[float, float, float, float]) -> tuple[float, ...]:
+        """When a card first seen at ``first_seen`` came onto the table: one found again where it lay, by a track
+        of its own, as its last track ended (a card thrown onto it took its reads for a moment) came when that
+        track came too, so it covers what it covered then as well as what lay there before it was found
+        again; and so on, however often it is found again (a tuning pile hand, seed 103)."""
+        before = self.vanished.get(code)
+        if before is None:
+            return (first_seen,)
+        if first_seen - self._gone_at.get(code, -1e9) > self.stabilizer.settings.carried_for:
+            return (first_seen,)  # it left the table before: the upcard taken up, played later
+        return (*self._came(before), first_seen) if self._near(before.box, box) else (first_seen,)
 
     def _near(self, box: tuple[float, float, float, float], other: tuple[float, float, float, float]) -> bool:
         """``other`` lies within ``carried_near`` of the card last seen at ``box``: where it may have come to
@@ -427,7 +433,8 @@ class Watcher:
     def _laid(self, ev: CardLaid) -> None:
         place = self._place(ev.box)
         s = Seen(ev.track, ev.card, ev.box, place, ev.first_seen, ev.t, ev.support, replaces=ev.replaces,
-                 confidence=ev.confidence, choices=ev.choices, settled=ev.settled, favoured=ev.favoured)
+                 confidence=ev.confidence, choices=ev.choices, settled=ev.settled, favoured=ev.favoured,
+                 came=self._arrivals(ev.card, ev.first_seen, ev.box))
         if self.layout is not None and place is None:
             s.claimed = "outside every zone"
         self.seen[ev.track] = s
@@ -560,7 +567,8 @@ class Watcher:
         """A recorded card of the last or the current trick that went out of sight shortly before ``s``
         appeared near it, while the rest of its trick still lies: ``s`` may be that card, named while it
         still moved and found again where it came to rest by a track of its own. A trick gathered goes
-        out of sight whole, so the next lead is no such card."""
+        out of sight whole, so the next lead is no such card; nor is a card seen thrown there, read as itself
+        on its way (a pile: the card it covered goes out of sight as it lands)."""
         hand, st = self.hand, self.stabilizer.settings
         if hand is None:
             return None
@@ -578,7 +586,8 @@ class Watcher:
                     other, since = self.vanished.get(code), s.first_seen - self._gone_at.get(code, -1e9)
                 if other is None or since > st.carried_for or s.first_seen < other.first_seen:
                     continue
-                if self._near(other.box, s.box):
+                if self._near(other.box, s.box) and not self.stabilizer.seen_coming(s.card, s.box, other.first_seen,
+                                                                                   s.first_seen):
                     return code
         return None
 
