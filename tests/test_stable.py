@@ -391,6 +391,18 @@ def test_a_card_the_table_named_taken_away_and_another_laid_there_after_a_gap_is
     assert [(type(e).__name__, e.card) for e in later] == [("CardGone", "9c"), ("CardLaid", "6c")]
 
 
+def test_a_card_thrown_across_one_the_table_named_and_read_timidly_there_is_a_new_card():
+    """Its reads took over the named card's track, from where it lies, not where the named card lay
+    (tuning pile hand 132: a 6c on the 7c the table had named, never seen coming, was never recorded)."""
+    st = Stabilizer()
+    laid = [e for _, e in feed(st, [[R("7c", confidence=0.55)]] * 12) if isinstance(e, CardLaid)]
+    st.rename(laid[0].track, "7c")
+    across = R("6c", confidence=0.55, box=(120, 120, 180, 210))  # IoU 0.35 with the 7c
+    later = [e for _, e in feed(st, [[across]] * 30)]
+    assert [(type(e).__name__, e.card, getattr(e, "replaces", None)) for e in later] == [
+        ("CardGone", "7c", None), ("CardLaid", "6c", None)]
+
+
 def test_a_card_laid_tells_how_sure_its_reads_were():
     ev = feed(Stabilizer(), [[R("Ah", 0.8, alternatives=[("Ad", 0.5)])]] * 6)
     laid = next(e for _, e in ev if isinstance(e, CardLaid))

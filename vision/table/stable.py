@@ -84,7 +84,7 @@ class Track:
     reads: int = 0
     mentions: dict[str, int] = field(default_factory=dict)  # reads naming the card first or next-best
     firsts: dict[str, list[float]] = field(default_factory=dict)  # card -> [reads naming it first, their confidence]
-    fixed: bool = False  # a person named it: no re-read renames it (one thrown onto it, or laid after a gap, still can)
+    fixed: bool = False  # a person named it: no re-read renames it (a card thrown onto it, or laid after a gap, still can)
     glimpsed: bool = False  # adopted from timid reads alone (Stabilizer.adopt): they keep it on the table
     came_from: tuple[float, float, float, float] | None = None  # its first read's box: was it carried in?
     on_the_way: dict[str, float] = field(default_factory=dict)  # card -> confidence of the best reads while it moved
@@ -390,8 +390,8 @@ class Stabilizer:
             return []
         sure = sum(run[:self.settings.window]) >= self.settings.window * self.settings.sure_conf
         coming = self._carried_in(track, new, t)  # thrown here: a new card, not this one read better
-        if track.fixed and track.unbroken and not coming:
-            return []  # the card the table named, read anew: a gap since may hide it taken and another laid
+        if track.fixed and track.unbroken and not coming and self._where_named(track):
+            return []  # the card the table named, read anew (a gap since, or reads elsewhere: another card laid)
         if not (sure or coming or len(run) >= self.settings.timid_factor * self.settings.window):
             return []
         gone = CardGone(track.id, track.card, t)
