@@ -257,6 +257,15 @@ def test_a_card_read_on_its_way_onto_a_named_card_and_lost_as_it_lands_is_a_new_
     assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", None)]
 
 
+def test_a_card_read_once_on_its_way_onto_a_named_card_is_a_new_card_however_exactly_it_covers_it():
+    """Thrown fast, a card is read once in flight near the pile and never again until the spot's reads
+    turn to it (tuning pile hand 132: the Th exactly on the Js was taken for the Js read better)."""
+    once = R("7h", box=(20, 100, 80, 190))
+    frames = [[R("6h")]] * 6 + [[R("6h"), once]] + [[R("6h")]] * 3 + [[R("7h")]] * 8
+    laid = [e for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+    assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", None)]
+
+
 def test_a_card_carried_in_and_lost_from_view_long_before_the_spot_is_read_anew_is_no_evidence():
     way = _carried("7h", (-60, 100), 20, 5)
     frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("6h")]] * 100 + [[R("7h")]] * 8

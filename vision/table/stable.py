@@ -315,7 +315,7 @@ class Stabilizer:
     def _decide(self, track: Track, t: float, impossible) -> list:
         if track.missing >= self.settings.gone_after:
             self.tracks.remove(track)
-            if track.card is None and _moved(track, self.settings.still_iou):
+            if track.card is None and _passing(track, self.settings.still_iou):
                 self._carried.append(Carried.of(track))
             return [CardGone(track.id, track.card, t)] if track.card else []
         if track.card is not None:
@@ -435,7 +435,7 @@ class Stabilizer:
         named where it lay."""
         near = self.settings.carried_near * box_diagonal(box)
         coming = [Carried.of(o) for o in self.tracks
-                  if o.card is None and o.missing and o.tops and _moved(o, self.settings.still_iou)]
+                  if o.card is None and o.missing and o.tops and _passing(o, self.settings.still_iou)]
         ahead = self.settings.carried_ahead
         return any(c.card == card and c.first_seen >= since and c.apart(box, ahead) <= near
                    and t - c.first_seen <= self.settings.carried_for for c in list(self._carried) + coming)
@@ -468,6 +468,12 @@ class Carried:
         length = dx * dx + dy * dy
         k = 0.0 if length == 0 else min(max(((px - x) * dx + (py - y) * dy) / length, 0.0), ahead)
         return hypot(px - x - k * dx, py - y - k * dy)
+
+
+def _passing(track: Track, still_iou: float) -> bool:
+    """A card on its way: seen moving, or read once only (a card thrown fast is read once in flight, then
+    blurs; one lying still is read again where it lies)."""
+    return len(track.boxes) == 1 or _moved(track, still_iou)
 
 
 def _moved(track: Track, still_iou: float) -> bool:
