@@ -706,11 +706,8 @@ def test_lifting_the_covering_card_without_the_card_under_it_showing_is_out_of_s
     assert t.watcher.status()["state"] == "out_of_sync" and t.watcher.status()["missing"] == ["9h"]
 
 
-def test_a_card_found_again_where_it_lay_still_covers_the_card_it_was_thrown_onto():
-    """Cla's Th lies on Beat's 9h; the next card thrown on the pile takes the Th's reads for a moment, so the
-    Th is found again by a track of its own, after the 9h went out of sight: it still covers the 9h, which
-    is not missing (a tuning pile hand, seed 111, held the record out of sync until the next card covered
-    the one thrown, which was then never recorded)."""
+def _th_found_again_on_9h() -> Table:
+    """Cla's Th thrown across Beat's 9h, its track ended, and the Th found again where it lay."""
     t = Table()
     t.to_play(anna="metcho")
     t.lay("9h", "Beat")
@@ -718,6 +715,15 @@ def test_a_card_found_again_where_it_lay_still_covers_the_card_it_was_thrown_ont
     t.frames(16, hide={"9h"})
     t.frames(14, hide={"9h", "Th"})  # the Th's track ends ...
     t.frames(16, hide={"9h"})  # ... and it is found again where it lay
+    return t
+
+
+def test_a_card_found_again_where_it_lay_still_covers_the_card_it_was_thrown_onto():
+    """Cla's Th lies on Beat's 9h; the next card thrown on the pile takes the Th's reads for a moment, so the
+    Th is found again by a track of its own, after the 9h went out of sight: it still covers the 9h, which
+    is not missing (a tuning pile hand, seed 111, held the record out of sync until the next card covered
+    the one thrown, which was then never recorded)."""
+    t = _th_found_again_on_9h()
     assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
     assert t.watcher.status()["state"] == "watching" and t.watcher.status()["covered"] == {"9h": "Th"}
 
@@ -726,13 +732,7 @@ def test_a_card_found_again_and_then_covered_in_its_turn_still_covers_the_card_u
     """Beat's 9h under Cla's Th, which is found again by a track of its own; Anna's Jh then covers the Th:
     the Th lay on the 9h from its first sight, so the 9h stays covered, not missing (a tuning pile hand,
     seed 103, went out of sync so, and the next card was never recorded: the trick was gathered short)."""
-    t = Table()
-    t.to_play(anna="metcho")
-    t.lay("9h", "Beat")
-    t.lying["Th"] = _across("Beat")
-    t.frames(16, hide={"9h"})
-    t.frames(14, hide={"9h", "Th"})  # the Th's track ends ...
-    t.frames(16, hide={"9h"})  # ... and it is found again where it lay
+    t = _th_found_again_on_9h()
     t.lying["Jh"] = SPOT["Beat"]
     t.frames(16, hide={"9h", "Th"})
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]

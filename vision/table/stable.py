@@ -390,10 +390,11 @@ class Stabilizer:
             return []
         sure = sum(run[:self.settings.window]) >= self.settings.window * self.settings.sure_conf
         coming = self._carried_in(track, new, t)  # thrown here: a new card, not this one read better
-        if track.fixed and track.unbroken and not coming and self._where_named(track):
-            return []  # the card the table named, read anew (a gap since, or reads elsewhere: another card laid)
         if not (sure or coming or len(run) >= self.settings.timid_factor * self.settings.window):
             return []
+        reread = track.unbroken and not coming and self._where_named(track)
+        if track.fixed and reread:
+            return []  # the card the table named, read anew (a gap since, or reads elsewhere: another card laid)
         gone = CardGone(track.id, track.card, t)
         self.tracks.remove(track)
         fresh = Track(self._next, track.box, first_seen=t)
@@ -404,7 +405,6 @@ class Stabilizer:
         fresh.boxes = deque(track.boxes)
         fresh.corners, fresh.cut = track.corners, track.cut  # this frame's read: where the new card is named
         self.tracks.append(fresh)
-        reread = track.unbroken and not coming and self._where_named(track)
         was = track.card if reread else None
         laid = [replace(e, replaces=was) if isinstance(e, CardLaid) else e for e in self._decide(fresh, t, impossible)]
         return [gone] + laid

@@ -317,15 +317,11 @@ class Watcher:
             # card laid where a gathered trick lay came after the trick had gone
             ended = self._gone_at.get(last.card, float("inf"))
             over = [s for s in [*self.seen.values(), *under]
-                    if any(last.first_seen < came <= ended for came in self._came(s))]
+                    if any(last.first_seen < came <= ended for came in s.came)]
             if over and box_under(last.box, [s.box for s in over]) >= COVERED:
                 out[last.card] = max(over, key=lambda s: (s not in under, s.first_seen)).card  # in view, on top
                 under.append(last)
         return out
-
-    def _came(self, s: Seen) -> tuple[float, ...]:
-        """When the card of ``s`` came onto the table (:meth:`_arrivals`)."""
-        return s.came or (s.first_seen,)
 
     def _arrivals(self, code: str, first_seen: float, box: tuple[float, float, float, float]) -> tuple[float, ...]:
         """When a card first seen at ``first_seen`` came onto the table: one found again where it lay, by a track
@@ -337,7 +333,7 @@ class Watcher:
             return (first_seen,)
         if first_seen - self._gone_at.get(code, -1e9) > self.stabilizer.settings.carried_for:
             return (first_seen,)  # it left the table before: the upcard taken up, played later
-        return (*self._came(before), first_seen) if self._near(before.box, box) else (first_seen,)
+        return (*before.came, first_seen) if self._near(before.box, box) else (first_seen,)
 
     def _near(self, box: tuple[float, float, float, float], other: tuple[float, float, float, float]) -> bool:
         """``other`` lies within ``carried_near`` of the card last seen at ``box``: where it may have come to
