@@ -12,3 +12,5 @@ class R:
     confidence: float = 0.9
     alternatives: list = field(default_factory=list)
     corners: list = field(default_factory=list)
+    detector_score: float = 1.0  # the detector's share of ``confidence`` (the rest is the classifier's)
+    under: tuple = ()  # the reads lying on this card, as vision.recognize.layers finds them

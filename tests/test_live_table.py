@@ -984,6 +984,43 @@ def test_a_card_laid_after_an_asked_one_waits_for_the_answer_and_keeps_the_order
     assert t.played() == [("Beat", "Ts"), ("Cla", "Ah")]
 
 
+def _timid_then(t: Table, code: str, at: str, then: float, frames: int = 12) -> None:
+    """A card named from six timid reads as it landed (0.55: enough votes, too little sureness), then read
+    at ``then`` as it lies."""
+    for conf in [0.55] * 6 + [then] * frames:
+        t.frames(1, extra=[R(code, SPOT[at], conf)])
+
+
+def test_a_card_named_timidly_as_it_landed_and_read_surely_as_it_lies_is_recorded_unasked():
+    t = Table()
+    t.to_play()
+    _timid_then(t, "9s", "Beat", then=0.9)
+    assert t.played() == [("Beat", "9s")] and t.watcher.asks == {}
+
+
+def test_a_card_still_read_only_timidly_as_it_lies_is_asked():
+    t = Table()
+    t.to_play()
+    _timid_then(t, "9s", "Beat", then=0.55)
+    (ask,) = t.watcher.asks.values()
+    assert ask.player == "Beat" and "timidly" in ask.why and t.played() == []
+
+
+def test_a_card_the_detector_doubts_but_the_classifier_names_surely_off_the_whole_card_is_recorded_unasked():
+    t = Table()
+    t.to_play()
+    t.frames(14, extra=[R("9s", SPOT["Beat"], 0.55, detector_score=0.58)])  # a card lying on the pile: 0.58 x 0.95
+    assert t.played() == [("Beat", "9s")] and t.watcher.asks == {}
+
+
+def test_a_card_named_surely_only_while_another_card_lay_on_it_is_asked():
+    t = Table()
+    t.to_play()
+    t.frames(14, extra=[R("9s", SPOT["Beat"], 0.55, detector_score=0.58, under=(1,))])  # a strip of it shows
+    (ask,) = t.watcher.asks.values()
+    assert "timidly" in ask.why and t.played() == []
+
+
 def test_later_reads_never_overrule_what_the_table_named():
     t = Table()
     t.to_play()

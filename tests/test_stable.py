@@ -460,3 +460,18 @@ def test_a_card_read_as_one_card_on_its_way_and_as_another_lying_still_in_a_jitt
     laid = [(i, e) for i, e in feed(Stabilizer(), _way(["9s", "9s", "9s", "9s"]) + lying)
             if isinstance(e, CardLaid)]
     assert laid[0][1].support < TrackerSettings().ask_support  # the still reads did not outvote the way's
+
+
+def test_a_card_read_off_its_whole_face_counts_those_reads_in_a_row_and_a_card_laid_on_it_breaks_the_row():
+    @dataclass
+    class P(R):
+        detector_score: float = 0.6
+        under: tuple = ()
+
+    st = Stabilizer()
+    feed(st, [[P("Ah", 0.57)]] * 10)  # named, then read whole: 0.6 for the box, 0.95 for the card
+    (track,) = st.tracks
+    run, prob = track.named_whole()
+    assert run >= 4 and prob == pytest.approx(0.95)
+    feed(st, [[P("Ah", 0.57, under=(1,))]])  # a card thrown across it: only a part of it shows
+    assert track.named_whole()[0] == 0

@@ -59,6 +59,13 @@ class TrackerSettings:
                                        "table, not recorded: its reads disagreed")
     ask_conf: float = setting(0.6, "a card whose reads naming it were on average less sure than this is asked: "
                                    "votes pile up, so a card read timidly for long enough is named all the same")
+    whole_conf: float = setting(0.9, "a card read timidly is recorded all the same where the classifier named it "
+                                     "this surely on average off its whole face, and its last min_hits reads in a "
+                                     "row saw it whole, nothing on it: on a pile the detector doubts the box, not "
+                                     "the card (right timid asks of the tuning hands: 0.92-0.98)")
+    firm_for: float = setting(0.3, "seconds a card named only timidly is read on, while it lies in view, before "
+                                   "it is asked: a card thrown onto the pile is named from its landing's "
+                                   "blurred reads, and those of it lying still are surer")
 
     def __post_init__(self) -> None:
         if self.min_hits > self.window:

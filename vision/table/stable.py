@@ -84,6 +84,9 @@ class Track:
     reads: int = 0
     mentions: dict[str, int] = field(default_factory=dict)  # reads naming the card first or next-best
     firsts: dict[str, list[float]] = field(default_factory=dict)  # card -> [reads naming it first, their confidence]
+    # card -> [reads naming it first while it lay whole on top (no card on it, not cut), their class probability]
+    whole: dict[str, list[float]] = field(default_factory=dict)
+    whole_run: int = 0  # the last reads in a row that named its card off the whole card: it lies on top now
     fixed: bool = False  # a person named it: no re-read renames it (a card thrown onto it, or laid after a gap, still can)
     glimpsed: bool = False  # adopted from timid reads alone (Stabilizer.adopt): they keep it on the table
     came_from: tuple[float, float, float, float] | None = None  # its first read's box: was it carried in?
@@ -115,12 +118,24 @@ class Track:
             return conf / n
         return self.votes.get(card, 0.0) / (alternative_weight * max(1, self.mentions.get(card, 0)))
 
+    def named_whole(self) -> tuple[int, float]:
+        """How many of the last reads in a row named its card off the whole card, nothing on it, and the
+        classifier's mean probability in all such reads of it: which card it is, apart from how sure the
+        detector was of the box (0, 0.0 while unnamed)."""
+        n, prob = self.whole.get(self.card, (0, 0.0)) if self.card else (0, 0.0)
+        return self.whole_run, (prob / n if n else 0.0)
+
     def vote(self, read: Read, alternative_weight: float) -> None:
         self.reads += 1
         self.votes[read.card] = self.votes.get(read.card, 0.0) + read.confidence
         self.mentions[read.card] = self.mentions.get(read.card, 0) + 1
         n, conf = self.firsts.get(read.card, (0, 0.0))
         self.firsts[read.card] = [n + 1, conf + read.confidence]
+        whole = not getattr(read, "cut", False) and not getattr(read, "under", ())
+        self.whole_run = self.whole_run + 1 if whole and read.card == self.card else 0
+        if whole:
+            m, prob = self.whole.get(read.card, (0, 0.0))
+            self.whole[read.card] = [m + 1, prob + read.confidence / max(getattr(read, "detector_score", 1.0), 1e-6)]
         for alt, p in read.alternatives:
             self.votes[alt] = self.votes.get(alt, 0.0) + alternative_weight * p * read.confidence
             self.mentions[alt] = self.mentions.get(alt, 0) + 1

@@ -34,7 +34,7 @@ from vision.recognize.geometry import box_centre, box_diagonal, box_under
 
 from .games import TableGame, TrickView, game_of
 from .layout import UPCARD, TableLayout
-from .stable import CardGone, CardLaid, Sides, Stabilizer
+from .stable import CardGone, CardLaid, Sides, Stabilizer, Track
 
 ALL_CODES = frozenset(c.code for c in DECK)  # every card a network names; a game's pack may be fewer
 
@@ -510,6 +510,9 @@ class Watcher:
                 return notices + self._set("waiting", why)
             if s.named_by == "camera" and not isinstance(event, CardCorrected):
                 doubt = self._doubt(s)
+                if doubt and self._firming(s):
+                    return notices  # read on for a moment: the order of play waits on it
+                doubt = doubt and self._doubt(s)  # sureness taken again
                 if doubt:
                     return notices + self._ask(s, event, doubt, meta)
             skipped = self._turn_skipped(s, event)
@@ -549,7 +552,7 @@ class Watcher:
         if s.support < st.ask_support:
             others = ", ".join(c for c, _ in s.choices if c != s.card)
             return f"the reads were split ({s.card} {s.support:.0%}{'; also ' + others if others else ''})"
-        if s.confidence < st.ask_conf:
+        if self._timid(s):
             return f"it was read only timidly ({s.card} at {s.confidence:.2f})"
         rivals = [c for c, share in s.choices if c in self.alikes.get(s.card, ()) and share >= st.deck_alike_share]
         if rivals:
@@ -558,6 +561,33 @@ class Watcher:
         if twin:
             return f"{twin} went out of sight just as {s.card} appeared beside it: it may be {twin}, moved"
         return ""
+
+    def _firming(self, s: Seen) -> bool:
+        """``s`` was doubted only for timid reads, was named less than ``firm_for`` ago and still lies in
+        view: its sureness is taken again from every read of it so far (those of it lying still count
+        too), and it waits for more while still timid. A card read surely enough then is recorded."""
+        st = self.stabilizer.settings
+        track = self._track(s)
+        if track is None or s.favoured or not s.settled or s.support < st.ask_support or s.confidence >= st.ask_conf:
+            return False
+        s.confidence = track.sureness(s.card, st.alternative_weight)
+        return self._timid(s) and track.missing == 0 and self.now - s.t < st.firm_for
+
+    def _timid(self, s: Seen) -> bool:
+        """The reads naming ``s`` were too timid to record it: less sure than ``ask_conf`` on average, and
+        not read surely (``whole_conf``) off the whole card, lying on top in its last ``min_hits`` reads.
+        On a pile the detector scores a card lying on others timidly (0.55-0.65) while the classifier
+        names it at 0.9 or more; a strip of a covered card is never whole, and is asked."""
+        st = self.stabilizer.settings
+        if s.confidence >= st.ask_conf:
+            return False
+        track = self._track(s)
+        n, prob = track.named_whole() if track is not None else (0, 0.0)
+        return n < st.min_hits or prob < st.whole_conf
+
+    def _track(self, s: Seen) -> Track | None:
+        """The stabilizer's track of ``s`` while it still follows that card."""
+        return next((tr for tr in self.stabilizer.tracks if tr.id == s.track and tr.card == s.card), None)
 
     def _twin(self, s: Seen) -> str | None:
         """A recorded card of the last or the current trick that went out of sight shortly before ``s``
