@@ -509,10 +509,9 @@ class Watcher:
             if event is None:
                 return notices + self._set("waiting", why)
             if s.named_by == "camera" and not isinstance(event, CardCorrected):
-                doubt = self._doubt(s)
-                if doubt and self._firming(s):
+                if self._firming(s):
                     return notices  # read on for a moment: the order of play waits on it
-                doubt = doubt and self._doubt(s)  # sureness taken again
+                doubt = self._doubt(s)
                 if doubt:
                     return notices + self._ask(s, event, doubt, meta)
             skipped = self._turn_skipped(s, event)
@@ -563,12 +562,15 @@ class Watcher:
         return ""
 
     def _firming(self, s: Seen) -> bool:
-        """``s`` was doubted only for timid reads, was named less than ``firm_for`` ago and still lies in
-        view: its sureness is taken again from every read of it so far (those of it lying still count
-        too), and it waits for more while still timid. A card read surely enough then is recorded."""
+        """Whether ``s`` waits for more reads: a card whose only doubt is timid reads has its sureness taken
+        again from every read of it so far (those of it lying still count too), and waits while still
+        timid, named less than ``firm_for`` ago and in view. Called before :meth:`_doubt`, which then
+        judges the sureness taken again."""
         st = self.stabilizer.settings
+        if s.favoured or not s.settled or s.support < st.ask_support or s.confidence >= st.ask_conf:
+            return False
         track = self._track(s)
-        if track is None or s.favoured or not s.settled or s.support < st.ask_support or s.confidence >= st.ask_conf:
+        if track is None:
             return False
         s.confidence = track.sureness(s.card, st.alternative_weight)
         return self._timid(s) and track.missing == 0 and self.now - s.t < st.firm_for
