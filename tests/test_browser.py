@@ -642,6 +642,33 @@ def test_the_page_asks_for_an_upcard_the_camera_never_saw_and_a_pick_records_it(
         assert page.locator("section.ask").count() == 0
 
 
+def test_the_page_asks_whose_card_a_trick_gathered_short_missed_and_one_pick_sets_the_trick_right(browser, tmp_path):
+    """Cla's Th landed on Beat's lead unseen, so Anna's Jh was recorded as Cla's, and the trick was gathered
+    with Anna to play: the page lists the trick's seats with their recorded cards; Cla's seat and the Th
+    in the picker record the trick as played."""
+    from tests.test_live_table import Table, _gathered_a_seat_late
+    from vision.table.watch import Watcher
+
+    app = create_app(tmp_path, pin=PIN)
+    s = app.extensions["table"]
+    t = Table()
+    t.session, t.watcher = s.session, Watcher(s.session, on_record=s.on_watcher_record)
+    s.watcher = t.watcher
+    with s.lock:
+        _gathered_a_seat_late(t)
+        s.bump()
+    with serving(app) as url, landscape_page(browser, pin=PIN) as page:
+        page.goto(url + "/")
+        page.wait_for_selector("section.ask.gathered")
+        seats = page.locator("section.ask button.missed-at")
+        assert [seats.nth(k).get_attribute("data-player") for k in range(seats.count())] == ["Beat", "Cla", "Anna"]
+        page.screenshot(path=str(SHOTS / "camera-ask-gathered.png"))
+        page.locator("section.ask button.missed-at[data-player='Cla']").click()
+        pick(page, "Th")
+        page.wait_for_function("STATE && STATE.camera && STATE.camera.asks.length === 0")
+        assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+
+
 def test_on_an_evening_of_kratzen_the_page_asks_the_cameras_question_and_a_tap_answers_it(browser, tmp_path):
     """The camera reads a Six the Tell pack does not hold at Anna's place: the page shows the question in
     the Kratzen view with the likely cards, and a tap on the Weli records Anna's play."""

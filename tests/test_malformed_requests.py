@@ -16,7 +16,7 @@ ROUTE_KEYS = {  # each write route and the keys it reads: every value given is o
     "/api/hand/start": ["seats", "dealer"], "/api/bid": ["player", "bid"], "/api/exchange": ["player", "count"],
     "/api/upcard": ["card"], "/api/play": ["player", "card"], "/api/swap": ["player"],
     "/api/correct": ["position", "card"], "/api/undo": [], "/api/flag": ["flag", "upheld", "hand"], "/api/event": ["event"],
-    "/api/camera/excuse": ["card"], "/api/camera/answer": ["ask", "card"], "/api/session/new": ["rules", "meta"],
+    "/api/camera/excuse": ["card"], "/api/camera/answer": ["ask", "card", "player"], "/api/session/new": ["rules", "meta"],
     "/api/session/load": ["history"], "/api/layout": ["zones", "mat", "space"],
     "/api/teach/start": ["name", "pack"], "/api/teach/capture": ["code"], "/api/teach/learn": ["whole"],
     "/api/teach/use": ["name"], "/api/rules": ["rules"], "/api/move": ["position"],

@@ -329,7 +329,8 @@ def test_a_card_the_camera_is_unsure_of_is_asked_on_the_page_with_its_picture_an
     assert "9s" in r.json["hand"]["play_positions"]
 
 
-@pytest.mark.parametrize("body", [{"ask": 99, "card": "9s"}, {"ask": "1", "card": "9s"}, {"ask": 1, "card": "1x"}])
+@pytest.mark.parametrize("body", [{"ask": 99, "card": "9s"}, {"ask": "1", "card": "9s"}, {"ask": 1, "card": "1x"},
+                                  {"ask": 1, "card": "9s", "player": "Cla"}, {"ask": 1, "card": "9s", "player": 5}])
 def test_a_bad_answer_is_a_400_and_the_question_stays_open(data, body):
     client = _asking_table(data)
     r = post(client, "/api/camera/answer", body)

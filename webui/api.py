@@ -366,16 +366,20 @@ def excuse(body):
 @writes
 def answer(body):
     """The table names the card the camera asked about; it is recorded as named. To "did Anna lay a card
-    the camera missed?" the answer is her card, or ``none``."""
+    the camera missed?" the answer is her card, or ``none``; to "which card of trick 3 did the camera
+    miss?" it is the card and, in ``player``, whose it was."""
     s = service()
     if s.watcher is None:
         raise BadRequest("no camera is running", "no_camera")
     ask = body.get("ask")
     if not isinstance(ask, int) or isinstance(ask, bool):
         raise BadRequest("'ask' must be the number of the question")
+    player = body.get("player")
+    if player is not None and not isinstance(player, str):
+        raise BadRequest("'player' must be a player's name")
     code = "none" if body.get("card") == "none" else _card(body).code  # none: no card was missed
     try:
-        s.note(s.watcher.answer(ask, code))
+        s.note(s.watcher.answer(ask, code, player))
     except AnswerError as exc:
         raise BadRequest(str(exc)) from None
     s.bump()

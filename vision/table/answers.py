@@ -3,9 +3,12 @@ the hands it shows) finishes every hand without a person, and counts the asks it
 
 The answer file is a hand history in the format ``chratze replay`` reads (``docs/hand-history.md``):
 its k-th hand answers the asks of the session's k-th hand. An ask for the upcard takes the record's
-next upcard; an ask which card lies at a player's place takes that player's next play in the record,
-and an ask which card a player laid on a trick gathered short takes their play in that trick; an ask whether
-a player's card was missed takes the record's next play where it is theirs, else ``none``.
+next upcard; an ask which card lies at a player's place takes that player's next play in the record;
+an ask whether a player's card was missed takes the record's next play where it is theirs, else
+``none``. An ask about a trick gathered short is answered as a person looking at the trick would: the
+first card of it the record does not hold where it was played is the card missed, named with its
+player; where a misread hides it (the record holds that card at another seat), the player asked
+is named their card, seat by seat.
 """
 
 from __future__ import annotations
@@ -28,8 +31,9 @@ class RecordAnswers:
         session = history.loads(Path(path).read_text(encoding="utf-8"))  # an evening of either game
         return cls([hand.events for hand in session.hands])
 
-    def __call__(self, watcher: Watcher, ask: Ask) -> str | None:
-        """The true card for ``ask``, or None where the record does not say (a person must answer)."""
+    def __call__(self, watcher: Watcher, ask: Ask) -> str | tuple[str, str] | None:
+        """The true card for ``ask`` (for a gathered trick, the card missed and whose it was), or None
+        where the record does not say (a person must answer)."""
         hand, k = watcher.hand, len(watcher.session.hands) - 1
         if hand is None or not 0 <= k < len(self.hands):
             return None
@@ -41,13 +45,31 @@ class RecordAnswers:
         if ask.event == UpcardShown.type:
             cards = [ev.card.code for ev in truth if isinstance(ev, UpcardShown)]
             n = len(hand.upcards)
+        elif ask.trick is not None:
+            missed = None if ask.late else self._missed(watcher, ask, truth)  # a chain begun goes on seat by seat
+            return missed or self._play_in_trick(watcher, ask.player, ask.trick, truth)
         else:
             cards = [ev.card.code for ev in truth if isinstance(ev, CardPlayed) and ev.player == ask.player]
-            if ask.trick is not None:  # the player's card of that trick, whatever the record holds in it
-                n = sum(ask.player in t.players for t in watcher.game.tricks(hand) if t.number < ask.trick)
-            else:
-                n = sum(isinstance(ev, CardPlayed) and ev.player == ask.player for ev in hand.events)
+            n = sum(isinstance(ev, CardPlayed) and ev.player == ask.player for ev in hand.events)
         return cards[n] if n < len(cards) else None
+
+    @staticmethod
+    def _play_in_trick(watcher: Watcher, player: str, number: int, truth: list[Event]) -> str | None:
+        """``player``'s true card in trick ``number``, whatever the record holds in it."""
+        cards = [ev.card.code for ev in truth if isinstance(ev, CardPlayed) and ev.player == player]
+        n = sum(player in t.players for t in watcher.game.tricks(watcher.hand) if t.number < number)
+        return cards[n] if n < len(cards) else None
+
+    def _missed(self, watcher: Watcher, ask: Ask, truth: list[Event]) -> tuple[str, str] | None:
+        """The first card of the trick the record does not hold where it was played, and its player; None
+        where the record holds that card elsewhere in the trick (a misread is mixed in: asked seat by seat)."""
+        recorded = dict(ask.plays)
+        for player in [*recorded, ask.player]:
+            true = self._play_in_trick(watcher, player, ask.trick, truth)
+            if true is None or true == recorded.get(player):
+                continue
+            return (true, player) if true not in recorded.values() else None
+        return None
 
 
 class Unhurried:

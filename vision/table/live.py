@@ -106,7 +106,9 @@ def host_start(session_next: Callable[..., HandStarted], ev: HandStarted) -> Han
     return replace(nxt, meta=ev.meta)
 
 
-Answerer = Callable[[Watcher, Ask], "str | None"]  # names the card of an ask, or None to leave it open
+# names the card of an ask (or, for a trick gathered short, the card missed and its player), or None to
+# leave it open
+Answerer = Callable[[Watcher, Ask], "str | tuple[str, str] | None"]
 
 
 def run(table: LiveTable, frames: Iterable[Frame | None], taps: list[tuple[float, Event]] = (),
@@ -140,11 +142,12 @@ def run(table: LiveTable, frames: Iterable[Frame | None], taps: list[tuple[float
 
 def _answer_asks(watcher: Watcher, answer: Answerer, on_notice: Callable[[Notice], None]) -> None:
     for ask in list(watcher.asks.values()):
-        code = answer(watcher, ask)
-        if code is None:
+        named = answer(watcher, ask)
+        if named is None:
             continue
+        code, player = named if isinstance(named, tuple) else (named, None)
         try:
-            notices = watcher.answer(ask.id, code)
+            notices = watcher.answer(ask.id, code, player)
         except AnswerError as exc:
             notices = [Notice("waiting", f"answer {code} to question {ask.id} not taken: {exc}")]
         for n in notices:

@@ -79,12 +79,16 @@ class Ask:
     trick: int | None = None  # a gathered ask: the trick whose card it asks for
     # a gathered ask: the card recorded for ``player`` in that trick, which the table said was the next seat's
     late: str | None = None
+    # a gathered ask: the trick's plays as recorded, (player, card) in play order; the card missed may be
+    # any of these players' (the plays after it were then recorded a seat early) or ``player``'s own
+    plays: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "kind": self.kind, "read": self.read, "choices": [c for c, _ in self.choices],
                 "shares": [s for _, s in self.choices], "box": [round(x, 1) for x in self.box],
                 "place": self.place, "event": self.event, "player": self.player, "why": self.why,
-                "t": round(self.t, 3), "snapshot": self.snapshot, "trick": self.trick, "late": self.late}
+                "t": round(self.t, 3), "snapshot": self.snapshot, "trick": self.trick, "late": self.late,
+                "plays": [list(p) for p in self.plays]}
 
 
 @dataclass(frozen=True)
@@ -182,18 +186,23 @@ class Watcher:
         self._new_hand_check()
         return pos, self._sync({})
 
-    def answer(self, ask_id: int, code: str) -> list[Notice]:
+    def answer(self, ask_id: int, code: str, player: str | None = None) -> list[Notice]:
         """The table names the card of an ask; it is recorded as named. To a ``missed`` ask, ``none``
         says no card was missed (the card at the other place was played out of turn); to a ``gathered``
-        one, a card the record holds as another player's of that trick asks that player next; to an
-        ``upcard`` one, the card is recorded as the upcard the camera never saw. Raises
-        AnswerError (or IllegalEvent for a card the record cannot take), nothing changed, for an ask
-        that is not open or a code that is no card."""
+        one, ``player`` says whose card the camera missed (one of the trick's players: the plays after
+        theirs move a seat on), or else a card the record holds as another player's of that trick asks
+        that player next; to an ``upcard`` one, the card is recorded as the upcard the camera never saw.
+        Raises AnswerError (or IllegalEvent for a card the record cannot take), nothing changed, for an
+        ask that is not open, a code that is no card, or a player the ask cannot take."""
         ask = self.asks.get(ask_id)
         if ask is None:
             raise AnswerError(f"no open question {ask_id} (open: {sorted(self.asks) or 'none'})")
         named = None if ask.kind == "missed" and code.strip().lower() == "none" else _code(code)
         seen = self.seen.get(ask.track)  # an ask of a card closes when it leaves the table
+        if ask.kind == "gathered" and player not in (None, ask.player):
+            return self._answer_missed_at(ask, named, player)
+        if player not in (None, ask.player):
+            raise AnswerError(f"question {ask_id} asks for {ask.player or 'the upcard'}'s card, not {player}'s")
         if ask.kind == "gathered":
             return self._answer_gathered(ask, named)
         if ask.kind == "upcard":  # never seen on the table, so never missing from it
@@ -232,6 +241,35 @@ class Watcher:
         self._late.pop(trick.number, None)
         self._relay(trick, chain, ask.id)
         return self._sync({})
+
+    def _answer_missed_at(self, ask: Ask, named: str, player: str) -> list[Notice]:
+        """The table says the camera missed ``named``, laid by ``player`` (who has a card recorded in the
+        trick gathered short): each play recorded from ``player``'s on was the next seat's. One answer
+        sets the trick right, where asking seat by seat took one question a seat."""
+        trick = self.game.trick(self.hand)
+        if player not in trick.players:
+            raise AnswerError(f"{player} has no card recorded in trick {trick.number} "
+                              f"(its players: {', '.join(trick.players)}, and {ask.player} to play)")
+        holder = trick.player_of(named)
+        if holder is not None:
+            raise AnswerError(f"{named} is recorded as {holder}'s card of trick {trick.number}: "
+                              "name the card the camera missed")
+        i = trick.players.index(player)
+        moved = list(zip([*trick.players[i + 1:], self._to_play()], trick.cards[i:]))  # each a seat on
+        chain = [*reversed(moved), (player, named)]  # the order _relay takes: the missed card last
+        said = dict(chain)
+        for p, c in self._late.get(trick.number, []):
+            if said.get(p) != c:
+                raise AnswerError(f"{c} was named as {p}'s card of trick {trick.number}; "
+                                  f"a card missed at {player}'s seat makes it {said.get(p) or 'no card'}")
+        self._close(ask.track)
+        self._late.pop(trick.number, None)
+        self._relay(trick, chain, ask.id)
+        return self._sync({})
+
+    def _to_play(self) -> str:
+        hand = self.hand
+        return hand.seats[hand.whose_turn()]
 
     def _relay(self, trick: TrickView, chain: list[tuple[str, str]], asked: int) -> None:
         """Record what the table named for a trick gathered short, the missed card first: a player whose
@@ -656,16 +694,18 @@ class Watcher:
         chain = self._late.get(trick.number, [])
         late = trick.card_of(player) if chain else None
         if late is None:
-            why = f"trick {trick.number} ({cards}) was gathered before the camera saw {player}'s card"
+            why = (f"trick {trick.number} ({cards}) was gathered before the camera saw every card: "
+                   f"{player} is still to play")
         else:
             by, named = chain[-1]
             why = (f"trick {trick.number} was gathered short, and {named}, recorded as {player}'s card, was {by}'s: "
                    f"the camera missed a card before it")
+        plays = tuple(zip(trick.players, trick.cards))
         notices = self._open(-trick.number, lambda n: (
             Ask(n, -trick.number, "", [], (0.0, 0.0, 0.0, 0.0), None, CardPlayed.type, player, why, self.now,
-                kind="gathered", trick=trick.number, late=late),
-            f"which card did {player} play to trick {trick.number}? {why}"))
-        return notices + self._set("asking", f"tap the card {player} played to trick {trick.number}")
+                kind="gathered", trick=trick.number, late=late, plays=plays),
+            f"which card of trick {trick.number} did the camera miss, and whose? {why}"))
+        return notices + self._set("asking", f"tap the card of trick {trick.number} the camera missed, and whose it was")
 
     def _unask_gathered(self) -> list[Notice]:
         """No card of the trick is out of sight any more (a hand had been over them, or the play was tapped

@@ -292,13 +292,19 @@ function upcardPanel(a, deck) {
     h("button", { class: "choice", onclick: () => pickCard(t("ask_which_upcard"), answer, [], deck) }, t("ask_pick_upcard")));
 }
 function gatheredPanel(a, deck) {
-  // the trick was gathered before the camera saw a.player's card: which was it (a.late: the card recorded
-  // as theirs was the next player's, so theirs is the card the camera missed, or the one before it)
-  const answer = c => send("/api/camera/answer", { ask: a.id, card: c });
-  const title = a.late ? t("ask_late").replace("{c}", a.late) : t("ask_gathered");
-  return h("section", { class: "ask", id: `ask-${a.id}` }, h("h2", {}, title.replaceAll("{p}", a.player)),
-    h("p", {}, a.why), h("button", { class: "choice", onclick: () => pickCard(t("ask_which").replace("{p}", a.player), answer, [], deck) },
-      t("ask_pick_card").replace("{p}", a.player)));
+  // the trick was gathered before the camera saw every card: which did it miss, and whose was it? A seat
+  // with a card recorded means each play recorded after it was the next seat's (a.late: a chain begun
+  // seat by seat, which asks for a.player's card alone)
+  const answer = p => c => send("/api/camera/answer", { ask: a.id, card: c, player: p });
+  const pick = p => pickCard(t("ask_which").replace("{p}", p), answer(p), [], deck);
+  if (a.late) return h("section", { class: "ask", id: `ask-${a.id}` },
+    h("h2", {}, t("ask_late").replace("{c}", a.late).replaceAll("{p}", a.player)), h("p", {}, a.why),
+    h("button", { class: "choice", onclick: () => pick(a.player) }, t("ask_pick_card").replace("{p}", a.player)));
+  const seats = [...(a.plays || []), [a.player, null]];
+  return h("section", { class: "ask gathered", id: `ask-${a.id}` },
+    h("h2", {}, t("ask_gathered").replace("{n}", a.trick)), h("p", {}, a.why),
+    seats.map(([p, c]) => h("button", { class: "choice missed-at", "data-player": p, onclick: () => pick(p) }, p, " ",
+      c ? [t("ask_recorded"), " ", cardEl(c)] : t("ask_to_play"))));
 }
 function correct(play) {
   if (play.position === undefined) return;
