@@ -387,6 +387,27 @@ def test_the_trump_six_laid_where_the_upcard_was_waits_for_who_swapped():
     assert {f.rule for f in t.hand.flags.values()} == {"card_known_elsewhere"}
 
 
+def test_the_trump_six_led_beside_the_upcard_still_lying_is_a_play_not_a_swap():
+    """RULES.md: a swapped 6 lies face up in the upcard's place. Without zones, one led onto the pile while
+    the upcard still lies elsewhere waited for a swap tap, and the next card thrown onto it was recorded
+    first (held-out pile hand 700873: every later play a seat wrong)."""
+    t = Table()
+    t.to_play("Kh")
+    t.lay("6h", "Beat")
+    assert t.played() == [("Beat", "6h")] and t.watcher.status()["state"] == "watching"
+
+
+def test_without_zones_the_trump_six_laid_on_the_upcards_place_waits_for_who_swapped():
+    t = Table()
+    t.to_play("Kh")
+    t.lying.pop("Kh")
+    t.frames(14)
+    x1, y1, x2, y2 = SPOT["upcard"]
+    t.lying["6h"] = (x1 + 10, y1 + 10, x2 + 10, y2 + 10)  # laid roughly where the upcard lay
+    t.frames()
+    assert t.played() == [] and "swapped" in t.watcher.status()["reason"]
+
+
 def test_with_zones_the_upcard_found_again_under_another_name_is_no_play():
     t = Table(zones())
     t.to_play("Kh")

@@ -871,7 +871,20 @@ class Watcher:
         if not self._may_swap(hand):
             return False
         up = hand.upcards[-1] if hand.upcards else None
-        return up is not None and s.card == "6" + up.suit_letter and s.card != up.code and s.place in (None, UPCARD)
+        return up is not None and s.card == "6" + up.suit_letter and s.card != up.code and self._in_upcards_place(s, up.code)
+
+    def _in_upcards_place(self, s: Seen, up: str) -> bool:
+        """``s`` lies where the upcard lies or lay (RULES.md: a swapped 6 "lies face up in its place"): on
+        the upcard spot with zones; without them, its centre within the upcard's last box. A trump 6 led
+        beside the upcard, onto a pile, is a play: taken for a swap, it waited for a tap until the next card
+        thrown onto it was recorded first (held-out pile hand 700873, every later play a seat wrong)."""
+        if self.layout is not None:
+            return s.place in (None, UPCARD)
+        last = next((x for x in self.seen.values() if x.card == up), None) or self.vanished.get(up)
+        if last is None:
+            return True  # never seen: nothing says where it lay
+        (cx, cy), (x1, y1, x2, y2) = box_centre(s.box), last.box
+        return x1 <= cx <= x2 and y1 <= cy <= y2
 
     def _gathered(self) -> list[Notice]:
         hand = self.hand
