@@ -262,9 +262,9 @@ class Watcher:
             if said.get(p) != c:
                 raise AnswerError(f"{c} was named as {p}'s card of trick {trick.number}; "
                                   f"a card missed at {player}'s seat makes it {said.get(p) or 'no card'}")
+        self._relay(trick, chain, ask.id)  # all or nothing: refused, the question stays
         self._close(ask.track)
         self._late.pop(trick.number, None)
-        self._relay(trick, chain, ask.id)
         return self._sync({})
 
     def _to_play(self) -> str:
@@ -705,7 +705,7 @@ class Watcher:
             Ask(n, -trick.number, "", [], (0.0, 0.0, 0.0, 0.0), None, CardPlayed.type, player, why, self.now,
                 kind="gathered", trick=trick.number, late=late, plays=plays),
             f"which card of trick {trick.number} did the camera miss, and whose? {why}"))
-        return notices + self._set("asking", f"tap the card of trick {trick.number} the camera missed, and whose it was")
+        return notices + self._set("asking", f"tap the card of trick {trick.number} the camera missed, and whose")
 
     def _unask_gathered(self) -> list[Notice]:
         """No card of the trick is out of sight any more (a hand had been over them, or the play was tapped
@@ -871,7 +871,8 @@ class Watcher:
         if not self._may_swap(hand):
             return False
         up = hand.upcards[-1] if hand.upcards else None
-        return up is not None and s.card == "6" + up.suit_letter and s.card != up.code and self._in_upcards_place(s, up.code)
+        return (up is not None and s.card == "6" + up.suit_letter and s.card != up.code
+                and self._in_upcards_place(s, up.code))
 
     def _in_upcards_place(self, s: Seen, up: str) -> bool:
         """``s`` lies where the upcard lies or lay (RULES.md: a swapped 6 "lies face up in its place"): on
