@@ -61,15 +61,18 @@ class RecordAnswers:
         return cards[n] if n < len(cards) else None
 
     def _missed(self, watcher: Watcher, ask: Ask, truth: list[Event]) -> tuple[str, str] | None:
-        """The first card of the trick the record does not hold where it was played, and its player; None
-        where the record holds that card elsewhere in the trick (a misread is mixed in: asked seat by seat)."""
-        recorded = dict(ask.plays)
-        for player in [*recorded, ask.player]:
-            true = self._play_in_trick(watcher, player, ask.trick, truth)
-            if true is None or true == recorded.get(player):
-                continue
-            return (true, player) if true not in recorded.values() else None
-        return None
+        """The first card of the trick the record does not hold where it was played, and its player, where
+        moving each recorded play after it a seat on makes the trick as played; None otherwise (a misread
+        is mixed in: a person answers seat by seat, each player's own card)."""
+        seats = [p for p, _ in ask.plays] + [ask.player]
+        recorded = [c for _, c in ask.plays]
+        true = [self._play_in_trick(watcher, p, ask.trick, truth) for p in seats]
+        i = next((k for k, c in enumerate(true) if k == len(recorded) or c != recorded[k]), None)
+        if i is None or true[i] is None or true[i] in recorded:
+            return None
+        if true[i + 1:] != recorded[i:]:
+            return None  # the plays after it, a seat on, are not the trick as played
+        return true[i], seats[i]
 
 
 class Unhurried:
