@@ -7,8 +7,8 @@ next upcard; an ask which card lies at a player's place takes that player's next
 an ask whether a player's card was missed takes the record's next play where it is theirs, else
 ``none``. An ask about a trick gathered short is answered as a person looking at the trick would: the
 first card of it the record does not hold where it was played is the card missed, named with its
-player; where a misread hides it (the record holds that card at another seat), the player asked
-is named their card, seat by seat.
+player, where moving the later plays a seat on gives the trick as played; otherwise (a misread is mixed
+in) the player asked is named their own card, seat by seat.
 """
 
 from __future__ import annotations

@@ -199,9 +199,9 @@ class Watcher:
             raise AnswerError(f"no open question {ask_id} (open: {sorted(self.asks) or 'none'})")
         named = None if ask.kind == "missed" and code.strip().lower() == "none" else _code(code)
         seen = self.seen.get(ask.track)  # an ask of a card closes when it leaves the table
-        if ask.kind == "gathered" and player not in (None, ask.player):
-            return self._answer_missed_at(ask, named, player)
-        if player not in (None, ask.player):
+        if player not in (None, ask.player):  # only a gathered trick may name another seat's card
+            if ask.kind == "gathered":
+                return self._answer_missed_at(ask, named, player)
             raise AnswerError(f"question {ask_id} asks for {ask.player or 'the upcard'}'s card, not {player}'s")
         if ask.kind == "gathered":
             return self._answer_gathered(ask, named)
