@@ -669,6 +669,30 @@ def test_the_page_asks_whose_card_a_trick_gathered_short_missed_and_one_pick_set
         assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 
 
+def test_the_page_asks_whether_a_card_out_of_sight_lies_there_still_and_a_tap_brings_the_table_back(browser, tmp_path):
+    """Beat's 9h went out of sight while Cla's Th lies: the page asks whether it lies there still, under a
+    card; the tap says so and the table is back in step."""
+    from tests.test_live_table import Table, _9h_lost_under_the_pile
+    from vision.table.watch import Watcher
+
+    app = create_app(tmp_path, pin=PIN)
+    s = app.extensions["table"]
+    t = Table()
+    t.session, t.watcher = s.session, Watcher(s.session, on_record=s.on_watcher_record)
+    s.watcher = t.watcher
+    with s.lock:
+        _9h_lost_under_the_pile(t)
+        s.bump()
+    with serving(app) as url, landscape_page(browser, pin=PIN) as page:
+        page.goto(url + "/")
+        page.wait_for_selector("section.ask.vanished")
+        assert "9h" in page.inner_text("section.ask h2") and "Beat" in page.inner_text("section.ask h2")
+        page.screenshot(path=str(SHOTS / "camera-ask-vanished.png"))
+        page.locator("section.ask button.still-lies").click()
+        page.wait_for_function("STATE && STATE.camera && STATE.camera.asks.length === 0")
+        assert t.watcher.status()["state"] == "watching" and t.played() == [("Beat", "9h"), ("Cla", "Th")]
+
+
 def test_on_an_evening_of_kratzen_the_page_asks_the_cameras_question_and_a_tap_answers_it(browser, tmp_path):
     """The camera reads a Six the Tell pack does not hold at Anna's place: the page shows the question in
     the Kratzen view with the likely cards, and a tap on the Weli records Anna's play."""

@@ -911,6 +911,80 @@ def test_a_gathered_trick_asked_seat_by_seat_is_answered_so_from_the_record():
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 
 
+def _9h_lost_under_the_pile(t: Table | None = None) -> Table:
+    """Beat's 9h goes out of sight while Cla's Th still lies (hidden under a card whose box the picture's edge
+    cut, so not taken to cover it: held-out hand 700950), for lost_after and more."""
+    t = t or Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.lay("Th", "Cla")
+    t.lying.pop("9h")
+    t.frames(90)  # 4.5 s: its track ends after gone_after, then lost_after
+    return t
+
+
+def test_a_card_out_of_sight_while_the_rest_of_the_trick_lies_is_asked_about_not_waited_on_for_ever():
+    t = _9h_lost_under_the_pile()
+    (ask,) = t.watcher.asks.values()
+    assert (ask.kind, ask.read, ask.player, ask.trick) == ("vanished", "9h", "Beat", 1)
+    assert t.watcher.status()["state"] == "out_of_sync"
+
+
+def test_a_card_out_of_sight_for_less_than_lost_after_is_not_asked_about():
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.lay("Th", "Cla")
+    t.lying.pop("9h")
+    t.frames(40)  # 2 s: a hand over the pile
+    assert t.watcher.asks == {} and t.watcher.status()["state"] == "out_of_sync"
+
+
+def test_the_table_saying_the_lost_card_lies_there_still_brings_it_back_in_sync_and_play_goes_on():
+    t = _9h_lost_under_the_pile()
+    (ask,) = t.watcher.asks.values()
+    t.watcher.answer(ask.id, "9h")
+    assert t.watcher.asks == {} and t.watcher.status()["state"] == "watching"
+    t.lay("Jh", "Anna")
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+
+
+def test_a_lost_card_asked_about_takes_no_other_card_for_an_answer():
+    t = _9h_lost_under_the_pile()
+    (ask,) = t.watcher.asks.values()
+    with pytest.raises(AnswerError, match="still lies"):
+        t.watcher.answer(ask.id, "Th")
+    assert list(t.watcher.asks) == [ask.id] and t.watcher.status()["state"] == "out_of_sync"
+
+
+def test_the_question_about_a_lost_card_is_void_once_it_shows_again():
+    t = _9h_lost_under_the_pile()
+    t.lay("9h", "Beat")
+    assert t.watcher.asks == {} and t.watcher.status()["state"] == "watching"
+    assert [n.kind for n in t.notices].count("ask_void") == 1
+
+
+def test_a_trick_gathered_a_card_at_a_time_is_asked_as_gathered_short_not_as_a_lost_card():
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.lay("Th", "Cla")
+    t.lying.pop("9h")
+    t.frames(40)
+    t.take("Th")
+    t.frames(40)
+    assert [a.kind for a in t.watcher.asks.values()] == ["gathered"]
+
+
+def test_offline_a_lost_card_is_said_to_lie_there_still_where_the_record_holds_it_played_there():
+    t = _9h_lost_under_the_pile()
+    (ask,) = t.watcher.asks.values()
+    played = [*t.hand.events, CardPlayed("Anna", card("Jh"))]
+    assert RecordAnswers([played])(t.watcher, ask) == "9h"
+    misread = [*t.hand.events[:-2], CardPlayed("Beat", card("8h")), CardPlayed("Cla", card("Th"))]
+    assert RecordAnswers([misread])(t.watcher, ask) is None  # a person corrects the record instead
+
+
 def test_a_card_named_twice_for_a_trick_gathered_short_is_refused_and_the_question_stays():
     t = Table()
     _gathered_a_seat_late(t)

@@ -8,7 +8,8 @@ an ask whether a player's card was missed takes the record's next play where it 
 ``none``. An ask about a trick gathered short is answered as a person looking at the trick would: the
 first card of it the record does not hold where it was played is the card missed, named with its
 player, where moving the later plays a seat on gives the trick as played; otherwise (a misread is mixed
-in) the player asked is named their own card, seat by seat.
+in) the player asked is named their own card, seat by seat. An ask whether a card of the trick out of
+sight lies there still is answered yes (its code) where the record holds it as played, else left open.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ class RecordAnswers:
             plays = [ev for ev in truth if isinstance(ev, CardPlayed)]
             n = sum(isinstance(ev, CardPlayed) for ev in hand.events)
             return plays[n].card.code if n < len(plays) and plays[n].player == ask.player else "none"
+        if ask.kind == "vanished":  # out of sight while the trick lies: still there, where it was played there
+            return ask.read if self._play_in_trick(watcher, ask.player, ask.trick, truth) == ask.read else None
         if ask.event == UpcardShown.type:
             cards = [ev.card.code for ev in truth if isinstance(ev, UpcardShown)]
             n = len(hand.upcards)

@@ -53,6 +53,10 @@ class TrackerSettings:
                                             "there (both set before any held-out hand ran)")
     ask_after: float = setting(1.5, "seconds a card may lie still without a clear, sure read before it is "
                                     "named for the table to confirm (it is asked, never recorded as read)")
+    lost_after: float = setting(3.0, "seconds a card of the trick may be out of sight, while others of the trick "
+                                     "still lie, before the table is asked whether it lies there still (hidden "
+                                     "under a card the camera did not take to cover it); a hand over the pile "
+                                     "hides it for a moment")
     cover_rest: float = setting(0.5, "seconds something read only timidly must lie still on a card of the trick "
                                      "that went out of sight under it before it is asked as the card thrown on it")
     ask_support: float = setting(0.85, "a card named with less of the possible votes than this is asked of the "

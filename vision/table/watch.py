@@ -74,7 +74,8 @@ class Ask:
     snapshot: str | None = None  # the frame it was asked on (the page shows the crop)
     # card: which card lies there; missed: did ``player`` lay a card the camera did not see; gathered: the
     # trick was taken in before the camera saw ``player``'s card: which was it; upcard: play began at a
-    # player's place, but the camera never saw the upcard turned: which is it
+    # player's place, but the camera never saw the upcard turned: which is it; vanished: does ``read``, a card
+    # of the trick out of sight while the rest lies, lie there still
     kind: str = "card"
     trick: int | None = None  # a gathered ask: the trick whose card it asks for
     # a gathered ask: the card recorded for ``player`` in that trick, which the table said was the next seat's
@@ -191,7 +192,8 @@ class Watcher:
         says no card was missed (the card at the other place was played out of turn); to a ``gathered``
         one, ``player`` says whose card the camera missed (one of the trick's players: the plays after
         theirs move a seat on), or else a card the record holds as another player's of that trick asks
-        that player next; to an ``upcard`` one, the card is recorded as the upcard the camera never saw.
+        that player next; to an ``upcard`` one, the card is recorded as the upcard the camera never saw; to a
+        ``vanished`` one, naming its card says it lies there still.
         Raises AnswerError (or IllegalEvent for a card the record cannot take), nothing changed, for an
         ask that is not open, a code that is no card, or a player the ask cannot take."""
         ask = self.asks.get(ask_id)
@@ -205,6 +207,13 @@ class Watcher:
             raise AnswerError(f"question {ask_id} asks for {ask.player or 'the upcard'}'s card, not {player}'s")
         if ask.kind == "gathered":
             return self._answer_gathered(ask, named)
+        if ask.kind == "vanished":  # yes, it lies there still: as a person's "carry on without" it
+            if named != ask.read:
+                raise AnswerError(f"question {ask_id} asks whether {ask.read} still lies on the trick: answer "
+                                  f"{ask.read}, or put it back, or correct the record")
+            self.excused.add(named)
+            self._close(ask.track)
+            return self._sync({})
         if ask.kind == "upcard":  # never seen on the table, so never missing from it
             self._record(UpcardShown(card(named)).with_meta(source="table", asked=ask.id, t=round(self.now, 3)))
             self.excused.add(named)
@@ -523,9 +532,12 @@ class Watcher:
         if missing:
             unseen = self._gathered_short(missing)
             if unseen is not None:
-                return notices + self._ask_gathered(unseen, missing)
-            return notices + self._set("out_of_sync", f"{', '.join(sorted(missing))} vanished from the trick "
-                                       "in progress: put it back, or correct the record")
+                return notices + self._unask_vanished(set()) + self._ask_gathered(unseen, missing)
+            notices += self._unask_vanished(missing)
+            notices += self._set("out_of_sync", f"{', '.join(sorted(missing))} vanished from the trick "
+                                 "in progress: put it back, or correct the record")
+            return notices + self._ask_vanished(missing, meta)
+        notices += self._unask_vanished(set())
         notices += self._unask_gathered() + self._unask_upcard()
         if self.state == "out_of_sync":
             notices += self._set("watching", "")
@@ -716,6 +728,36 @@ class Watcher:
             self._close(ask.track)
             out.append(Notice("ask_void", f"trick {-ask.track} is in step with the table again: no card to name",
                               {"id": ask.id}))
+        return out
+
+    def _ask_vanished(self, missing: set[str], meta: dict[str, Any]) -> list[Notice]:
+        """Ask whether the first card of the trick out of sight for ``lost_after`` lies there still, where
+        other cards of the trick do (all gone at once is a trick gathered, :meth:`_gathered_short`'s). A card
+        under one whose box the picture's edge cuts is not taken to be covered, and nothing else ends the
+        wait: a referee that waits with no question hangs."""
+        trick = self.game.trick(self.hand)
+        if missing == set(trick.cards) - self.excused:
+            return []
+        code = min(missing, key=trick.cards.index)
+        last, went = self.vanished.get(code), self._gone_at.get(code, self.now)
+        if last is None or self.now - went < self.stabilizer.settings.lost_after:
+            return []
+        player = trick.player_of(code)
+        why = (f"{code}, {player}'s card, went out of sight {self.now - went:.0f} s ago while the rest of trick "
+               f"{trick.number} still lies")
+        return self._open(last.track, lambda n: (
+            Ask(n, last.track, code, [(code, 1.0)], last.box, last.place, CardPlayed.type, player, why, self.now,
+                meta.get("snapshot"), kind="vanished", trick=trick.number),
+            f"does {code} still lie on trick {trick.number}, under a card? {why} (else put it back, or correct "
+            "the record)"))
+
+    def _unask_vanished(self, missing: set[str]) -> list[Notice]:
+        """A card asked about as out of sight that is no longer missing (in view again, covered, excused, or
+        the trick gathered): the question is void."""
+        out = []
+        for ask in [a for a in self.asks.values() if a.kind == "vanished" and a.read not in missing]:
+            self._close(ask.track)
+            out.append(Notice("ask_void", f"{ask.read} is accounted for again: no question", {"id": ask.id}))
         return out
 
     def _ask_missed(self, s: Seen, player: str, meta: dict[str, Any]) -> list[Notice]:

@@ -267,7 +267,7 @@ function warningText(cam) {
 function askPanel(cam, deck) {
   // the camera is not sure of a card: show where it lies and the likely cards; a tap names it
   return (cam.asks || []).map(a => a.kind === "missed" ? missedPanel(a, deck) : a.kind === "gathered" ? gatheredPanel(a, deck)
-    : a.kind === "upcard" ? upcardPanel(a, deck) : h("section", { class: "ask", id: `ask-${a.id}` },
+    : a.kind === "upcard" ? upcardPanel(a, deck) : a.kind === "vanished" ? vanishedPanel(a) : h("section", { class: "ask", id: `ask-${a.id}` },
     h("h2", {}, a.player ? t("ask_which").replace("{p}", a.player) : t("ask_which_upcard")),
     a.snapshot ? h("img", { class: "ask-crop", alt: a.read, src: `/camera/asks/${a.id}.jpg` }) : "",
     h("p", {}, `${t("ask_reads")} ${a.read} – ${a.why}`),
@@ -290,6 +290,14 @@ function upcardPanel(a, deck) {
   const answer = c => send("/api/camera/answer", { ask: a.id, card: c });
   return h("section", { class: "ask", id: `ask-${a.id}` }, h("h2", {}, t("ask_unseen_upcard")), h("p", {}, a.why),
     h("button", { class: "choice", onclick: () => pickCard(t("ask_which_upcard"), answer, [], deck) }, t("ask_pick_upcard")));
+}
+function vanishedPanel(a) {
+  // a card of the trick went out of sight while the rest lies: is it still there, under a card?
+  const fill = k => t(k).replace("{c}", a.read).replace("{p}", a.player);
+  return h("section", { class: "ask vanished", id: `ask-${a.id}` }, h("h2", {}, fill("ask_vanished")), h("p", {}, a.why),
+    a.snapshot ? h("img", { class: "ask-crop", alt: a.read, src: `/camera/asks/${a.id}.jpg` }) : "",
+    h("button", { class: "choice still-lies", onclick: () => send("/api/camera/answer", { ask: a.id, card: a.read }) },
+      fill("ask_still_lies")), h("p", {}, t("ask_put_back")));
 }
 function gatheredPanel(a, deck) {
   // the trick was gathered before the camera saw every card: which did it miss, and whose was it? A seat
