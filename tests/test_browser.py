@@ -623,6 +623,22 @@ def two_seconds_of(service, read) -> None:
         service.bump()
 
 
+def table_of(app, play):
+    """The live table's test double (tests.test_live_table.Table) on the app's session and camera watcher,
+    ``play`` played on it, and the page woken."""
+    from tests.test_live_table import Table
+    from vision.table.watch import Watcher
+
+    s = app.extensions["table"]
+    t = Table()
+    t.session, t.watcher = s.session, Watcher(s.session, on_record=s.on_watcher_record)
+    s.watcher = t.watcher
+    with s.lock:
+        play(t)
+        s.bump()
+    return t
+
+
 def test_the_page_asks_for_an_upcard_the_camera_never_saw_and_a_pick_records_it(browser, tmp_path):
     """A card lies at Beat's place, but the camera never saw the upcard turned: the page asks which card
     was turned up, and a pick in the card picker records it."""
@@ -646,17 +662,10 @@ def test_the_page_asks_whose_card_a_trick_gathered_short_missed_and_one_pick_set
     """Cla's Th landed on Beat's lead unseen, so Anna's Jh was recorded as Cla's, and the trick was gathered
     with Anna to play: the page lists the trick's seats with their recorded cards; Cla's seat and the Th
     in the picker record the trick as played."""
-    from tests.test_live_table import Table, _gathered_a_seat_late
-    from vision.table.watch import Watcher
+    from tests.test_live_table import _gathered_a_seat_late
 
     app = create_app(tmp_path, pin=PIN)
-    s = app.extensions["table"]
-    t = Table()
-    t.session, t.watcher = s.session, Watcher(s.session, on_record=s.on_watcher_record)
-    s.watcher = t.watcher
-    with s.lock:
-        _gathered_a_seat_late(t)
-        s.bump()
+    t = table_of(app, _gathered_a_seat_late)
     with serving(app) as url, landscape_page(browser, pin=PIN) as page:
         page.goto(url + "/")
         page.wait_for_selector("section.ask.gathered")
@@ -672,17 +681,10 @@ def test_the_page_asks_whose_card_a_trick_gathered_short_missed_and_one_pick_set
 def test_the_page_asks_whether_a_card_out_of_sight_lies_there_still_and_a_tap_brings_the_table_back(browser, tmp_path):
     """Beat's 9h went out of sight while Cla's Th lies: the page asks whether it lies there still, under a
     card; the tap says so and the table is back in step."""
-    from tests.test_live_table import Table, _9h_lost_under_the_pile
-    from vision.table.watch import Watcher
+    from tests.test_live_table import _9h_lost_under_the_pile
 
     app = create_app(tmp_path, pin=PIN)
-    s = app.extensions["table"]
-    t = Table()
-    t.session, t.watcher = s.session, Watcher(s.session, on_record=s.on_watcher_record)
-    s.watcher = t.watcher
-    with s.lock:
-        _9h_lost_under_the_pile(t)
-        s.bump()
+    t = table_of(app, _9h_lost_under_the_pile)
     with serving(app) as url, landscape_page(browser, pin=PIN) as page:
         page.goto(url + "/")
         page.wait_for_selector("section.ask.vanished")

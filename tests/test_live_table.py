@@ -911,15 +911,16 @@ def test_a_gathered_trick_asked_seat_by_seat_is_answered_so_from_the_record():
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 
 
-def _9h_lost_under_the_pile(t: Table | None = None) -> Table:
+def _9h_lost_under_the_pile(t: Table | None = None, frames: int = 90) -> Table:
     """Beat's 9h goes out of sight while Cla's Th still lies (hidden under a card whose box the picture's edge
-    cut, so not taken to cover it: held-out hand 700950), for lost_after and more."""
+    cut, so not taken to cover it: held-out hand 700950), for ``frames`` (90, 4.5 s: its track ends after
+    gone_after, then lost_after passes)."""
     t = t or Table()
     t.to_play(anna="metcho")
     t.lay("9h", "Beat")
     t.lay("Th", "Cla")
     t.lying.pop("9h")
-    t.frames(90)  # 4.5 s: its track ends after gone_after, then lost_after
+    t.frames(frames)
     return t
 
 
@@ -931,12 +932,7 @@ def test_a_card_out_of_sight_while_the_rest_of_the_trick_lies_is_asked_about_not
 
 
 def test_a_card_out_of_sight_for_less_than_lost_after_is_not_asked_about():
-    t = Table()
-    t.to_play(anna="metcho")
-    t.lay("9h", "Beat")
-    t.lay("Th", "Cla")
-    t.lying.pop("9h")
-    t.frames(40)  # 2 s: a hand over the pile
+    t = _9h_lost_under_the_pile(frames=40)  # 2 s: a hand over the pile
     assert t.watcher.asks == {} and t.watcher.status()["state"] == "out_of_sync"
 
 
@@ -965,12 +961,7 @@ def test_the_question_about_a_lost_card_is_void_once_it_shows_again():
 
 
 def test_a_trick_gathered_a_card_at_a_time_is_asked_as_gathered_short_not_as_a_lost_card():
-    t = Table()
-    t.to_play(anna="metcho")
-    t.lay("9h", "Beat")
-    t.lay("Th", "Cla")
-    t.lying.pop("9h")
-    t.frames(40)
+    t = _9h_lost_under_the_pile(frames=40)
     t.take("Th")
     t.frames(40)
     assert [a.kind for a in t.watcher.asks.values()] == ["gathered"]

@@ -207,7 +207,7 @@ class Watcher:
             raise AnswerError(f"question {ask_id} asks for {ask.player or 'the upcard'}'s card, not {player}'s")
         if ask.kind == "gathered":
             return self._answer_gathered(ask, named)
-        if ask.kind == "vanished":  # yes, it lies there still: as a person's "carry on without" it
+        if ask.kind == "vanished":  # it lies there still: the page's "carry on without" it, asked for
             if named != ask.read:
                 raise AnswerError(f"question {ask_id} asks whether {ask.read} still lies on the trick: answer "
                                   f"{ask.read}, or put it back, or correct the record")
