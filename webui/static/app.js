@@ -264,17 +264,25 @@ function warningText(cam) {
   const key = `warn_${cam.warning_code}`, values = cam.warning_values || {};
   return t(key) !== key ? t(key).replace(/\{(\w+)\}/g, (_, k) => values[k]) : cam.warning;
 }
+const ASK_PANELS = { missed: missedPanel, gathered: gatheredPanel, upcard: upcardPanel, vanished: vanishedPanel };
 function askPanel(cam, deck) {
+  // each of the camera's questions, in the panel of its kind (a card it is not sure of by default)
+  return (cam.asks || []).map(a => (ASK_PANELS[a.kind] || cardPanel)(a, deck));
+}
+function askCrop(a) {
+  // where the card asked about lies, cut from the frame it was asked on
+  return a.snapshot ? h("img", { class: "ask-crop", alt: a.read, src: `/camera/asks/${a.id}.jpg` }) : "";
+}
+function cardPanel(a, deck) {
   // the camera is not sure of a card: show where it lies and the likely cards; a tap names it
-  return (cam.asks || []).map(a => a.kind === "missed" ? missedPanel(a, deck) : a.kind === "gathered" ? gatheredPanel(a, deck)
-    : a.kind === "upcard" ? upcardPanel(a, deck) : a.kind === "vanished" ? vanishedPanel(a) : h("section", { class: "ask", id: `ask-${a.id}` },
+  return h("section", { class: "ask", id: `ask-${a.id}` },
     h("h2", {}, a.player ? t("ask_which").replace("{p}", a.player) : t("ask_which_upcard")),
-    a.snapshot ? h("img", { class: "ask-crop", alt: a.read, src: `/camera/asks/${a.id}.jpg` }) : "",
+    askCrop(a),
     h("p", {}, `${t("ask_reads")} ${a.read} – ${a.why}`),
     a.choices.map(c => h("button", { class: "choice", onclick: () => send("/api/camera/answer", { ask: a.id, card: c }) },
       cardEl(c))),
     h("button", { onclick: () => pickCard(t("ask_other"), c => send("/api/camera/answer", { ask: a.id, card: c }), [], deck) },
-      t("ask_other"))));
+      t("ask_other")));
 }
 function missedPanel(a, deck) {
   // a card lies at another's place while it is a.player's turn: was a.player's card missed?
@@ -295,7 +303,7 @@ function vanishedPanel(a) {
   // a card of the trick went out of sight while the rest lies: is it still there, under a card?
   const fill = k => t(k).replace("{c}", a.read).replace("{p}", a.player);
   return h("section", { class: "ask vanished", id: `ask-${a.id}` }, h("h2", {}, fill("ask_vanished")), h("p", {}, a.why),
-    a.snapshot ? h("img", { class: "ask-crop", alt: a.read, src: `/camera/asks/${a.id}.jpg` }) : "",
+    askCrop(a),
     h("button", { class: "choice still-lies", onclick: () => send("/api/camera/answer", { ask: a.id, card: a.read }) },
       fill("ask_still_lies")), h("p", {}, t("ask_put_back")));
 }
