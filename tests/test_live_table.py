@@ -987,6 +987,29 @@ def test_a_card_named_twice_for_a_trick_gathered_short_is_refused_and_the_questi
     assert list(t.watcher.asks) == [ask.id] and t.played() == [("Beat", "9h"), ("Cla", "Jh")]
 
 
+def test_a_gathered_trick_answer_the_record_refuses_leaves_the_question_and_the_plays_as_they_were(monkeypatch):
+    """Nothing changed, as the answer's promise says: the chain of named seats and the question stay."""
+    t = Table()
+    _gathered_a_seat_late(t)
+    (ask,) = t.watcher.asks.values()
+    t.watcher.answer(ask.id, "Jh")
+    (ask,) = t.watcher.asks.values()
+    record = t.watcher._record
+
+    def refuse_plays(ev):
+        if isinstance(ev, CardPlayed):
+            raise IllegalEvent("refused", "test", {})
+        return record(ev)
+
+    monkeypatch.setattr(t.watcher, "_record", refuse_plays)
+    with pytest.raises(IllegalEvent):
+        t.watcher.answer(ask.id, "Th")
+    assert list(t.watcher.asks) == [ask.id] and t.played() == [("Beat", "9h"), ("Cla", "Jh")]
+    monkeypatch.setattr(t.watcher, "_record", record)
+    t.watcher.answer(ask.id, "Th")  # the chain (Anna's Jh) was kept
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+
+
 def test_a_trick_gathered_with_only_its_lead_recorded_asks_for_the_cards_never_seen():
     """Cla's and Anna's cards landed almost exactly on Beat's lead and were taken for it (a tuning pile
     hand, seed 4): the trick is gathered with one card recorded, and each missing card is asked in turn

@@ -243,12 +243,13 @@ class Watcher:
             raise AnswerError(f"{named} was named already, as {earlier}'s card of trick {trick.number}")
         chain = [*chain, (ask.player, named)]
         holder = trick.player_of(named)
-        self._close(ask.track)
         if holder is not None and holder not in {p for p, _ in chain}:
+            self._close(ask.track)
             self._late[trick.number] = chain  # ask the holder which card was theirs
             return self._sync({})
+        self._relay(trick, chain, ask.id)  # all or nothing: refused, the question and the chain stay
+        self._close(ask.track)
         self._late.pop(trick.number, None)
-        self._relay(trick, chain, ask.id)
         return self._sync({})
 
     def _answer_missed_at(self, ask: Ask, named: str, player: str) -> list[Notice]:
