@@ -8,9 +8,10 @@ prints its index elsewhere, in another face or on a plate (the held-out world's 
 Here generated scenes lay the training packs as printed (a quarter of the scenes), as another printer
 varied them (:func:`datasets.prints.vary_print`, a quarter) and with their indices redrawn
 (:func:`datasets.prints.redraw_index`, half); every box the shipped detector finds on a card is cut as
-the recognizer cuts it and labelled with that card (or ``back``). The whole classifier is fine-tuned a
-few epochs from the shipped one (recovered from its ONNX), so what it knew stays the starting point;
-round 40 had fine-tuned on close-ups alone and got worse on scene crops.
+the recognizer cuts it and labelled with that card (or ``back``); half of them are learned worn, as a
+webcam sees a far card (:func:`worn`). The whole classifier is fine-tuned a few epochs from the shipped
+one (recovered from its ONNX), so what it knew stays the starting point; round 40 had fine-tuned on
+close-ups alone and got worse on scene crops. ``--also`` learns an earlier round's crops again.
 
 Its own scenes and styles (``SEED`` on) learn; others (``VAL_SEED``) measure, per kind of print.
 Nothing here draws the held-out world's reprints (:mod:`datasets.held_out`).
@@ -47,6 +48,8 @@ EPOCHS, LR, BATCH = 6, 5e-4, 64  # on the validation crops: v5 0.807; 3 epochs a
 SMOOTHING = 0.05  # label smoothing: confident misreads were the live table's worst failure
 OPTIONS = dict(max_cards=6, clutter_rate=0.3, things_rate=0.2, hand_rate=0.3)
 CARD_IOU, MIN_VISIBLE = 0.5, 0.35  # a box meeting a card this much, of a card showing this much, is that card
+WORN = 0.5  # share of training crops seen as a webcam sees a far card: from few pixels, compressed, shaken
+FAR_PX = (36, 96)  # the card's height in the frame such a crop was cut from (the scenes' crops: 58 px and up)
 
 
 def printers(rng: np.random.Generator) -> list[tuple[str, dict]]:
@@ -111,14 +114,48 @@ def accuracy(model, data: dict[str, np.ndarray]) -> dict[str, float]:
             "all": round(float(right.mean()), 4)}
 
 
-def finetune(train: dict, val: dict, epochs: int = EPOCHS, lr: float = LR, seed: int = 0):
+def scores(model, val: dict, val_worn: dict) -> dict[str, float]:
+    """Validation crops read right, per kind of print, and all of them worn."""
+    return {**accuracy(model, val), "worn": accuracy(model, val_worn)["all"]}
+
+
+def worn(x: np.ndarray, rng: np.random.Generator, share: float = WORN) -> np.ndarray:
+    """``share`` of the crops as a cheap webcam gives a card: cut from a card ``FAR_PX`` tall, a fifth of
+    them smeared (a shaken camera), half JPEG-compressed, then blown up to the crop's size again. The
+    scenes draw cards from 58 px tall, blurred and compressed lightly; a far seat's card on a webcam may
+    have fewer pixels, compressed harder."""
+    out, size = x.copy(), x.shape[1]
+    for i in np.flatnonzero(rng.random(len(x)) < share):
+        h = int(rng.integers(*FAR_PX))
+        small = cv2.resize(x[i], (h * 2 // 3, h), interpolation=cv2.INTER_AREA)
+        if rng.random() < 0.2:
+            small = _smeared(small, float(rng.uniform(0, 180)))
+        if rng.random() < 0.5:
+            _, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 90))])
+            small = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
+        out[i] = cv2.resize(small, (size, size), interpolation=cv2.INTER_LINEAR)
+    return out
+
+
+def _smeared(img: np.ndarray, angle: float, length: int = 5) -> np.ndarray:
+    """``img`` blurred along a line at ``angle`` degrees, ``length`` pixels long."""
+    line = np.zeros((length, length), np.float32)
+    line[length // 2] = 1
+    c = (length - 1) / 2
+    line = cv2.warpAffine(line, cv2.getRotationMatrix2D((c, c), angle, 1.0), (length, length))
+    return cv2.filter2D(img, -1, line / max(float(line.sum()), 1e-6))
+
+
+def finetune(train: dict, val: dict, epochs: int = EPOCHS, lr: float = LR, seed: int = 0, wear: float = WORN):
     """The shipped classifier fine-tuned on ``train``: every weight, AdamW with one cycle of ``lr``,
-    crops turned half round at random (a card is read either way up) and lit a little otherwise."""
+    crops turned half round at random (a card is read either way up), lit a little otherwise and
+    ``wear`` of them :func:`worn`."""
     import torch  # noqa: PLC0415
 
     torch.set_num_threads(2)
     model, _, size = recovered(*onnx_weights(CLASSIFIER))
-    figures = {"shipped": accuracy(model, val)}
+    val_worn = {**val, "x": worn(val["x"], np.random.default_rng(1), 1.0)}
+    figures = {"shipped": scores(model, val, val_worn)}
     print("shipped, validation crops:", figures["shipped"], flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     steps = epochs * -(-len(train["y"]) // BATCH)
@@ -129,7 +166,7 @@ def finetune(train: dict, val: dict, epochs: int = EPOCHS, lr: float = LR, seed:
         model.train()
         start = time.time()
         for idx in np.array_split(rng.permutation(len(train["y"])), steps // epochs):
-            x = train["x"][idx].copy()
+            x = worn(train["x"][idx], rng, wear)
             turn = rng.random(len(idx)) < 0.5
             x[turn] = x[turn][:, ::-1, ::-1]
             light = torch.from_numpy(rng.uniform(0.8, 1.15, (len(idx), 3, 1, 1)).astype(np.float32))
@@ -138,7 +175,7 @@ def finetune(train: dict, val: dict, epochs: int = EPOCHS, lr: float = LR, seed:
             loss.backward()
             opt.step()
             schedule.step()
-        figures[f"epoch {epoch + 1}"] = accuracy(model, val)
+        figures[f"epoch {epoch + 1}"] = scores(model, val, val_worn)
         print(f"epoch {epoch + 1} ({time.time() - start:.0f} s), validation crops:", figures[f"epoch {epoch + 1}"], flush=True)
     return model, size, figures
 
@@ -153,13 +190,18 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--lr", type=float, default=LR)
     p.add_argument("--seed", type=int, default=SEED, help="first training scene: a later round learns new scenes")
     p.add_argument("--styles", type=int, default=STYLES, help="worker k's printers' seed: a later round, new printers")
+    p.add_argument("--also", type=Path, nargs="*", default=[], help="crops of earlier rounds, learned again")
+    p.add_argument("--wear", type=float, default=WORN, help="share of crops worn as a far webcam card")
     p.add_argument("--out", type=Path, required=True, help="the fine-tuned classifier (ONNX)")
     args = p.parse_args(argv)
     go_offline()
     train = dataset(args.work / f"train-{args.seed}-{args.scenes}-{args.workers}-{args.styles}.npz", args.seed,
                     args.scenes, args.workers, args.styles)
     val = dataset(args.work / f"val-{VAL_SEED}-{args.val_scenes}.npz", VAL_SEED, args.val_scenes, 1, VAL_STYLES)
-    model, size, figures = finetune(train, val, args.epochs, args.lr)
+    for path in args.also:
+        with np.load(path) as z:
+            train = {k: np.concatenate([train[k], z[k]]) for k in train}
+    model, size, figures = finetune(train, val, args.epochs, args.lr, wear=args.wear)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(export(model, size, stamp=("print_round", json.dumps(figures))))
     print(f"wrote {args.out}")
