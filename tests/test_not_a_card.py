@@ -35,7 +35,7 @@ def test_a_card_the_not_a_card_class_rules_out_is_read_as_by_the_classifier_alon
 
 
 def test_not_a_card_is_never_a_cards_next_best_read(tmp_path):
-    rec = Recognizer(not_card=row(tmp_path, -0.5))  # 38 %: the card kept, the class often its likeliest column
+    rec = Recognizer(not_card=row(tmp_path, -0.5), not_card_from=0.5)  # 38 %: kept, the class often likeliest
     found = rec(render_scene(2024, all_packs(), CLEAN).image)
     assert rec.names[-1] == NOT_A_CARD
     assert found and all(NOT_A_CARD not in [c for c, _ in d.alternatives] + [d.card] for d in found)

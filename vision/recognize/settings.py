@@ -34,8 +34,8 @@ class RecognizerSettings:
                                     "card: a pack has each card once (above 1: never)")
     cross_cover: float = setting(0.6, "a box lying crosswise this much inside a surer read's box is that card "
                                       "boxed across, not a card (above 1: never)")
-    not_card_from: float = setting(0.5, "a box the classifier's not-a-card class holds at least this likely holds no "
-                                        "card and is left out (vision.recognize.not_card); of 0.5-0.9998, the most "
+    not_card_from: float = setting(0.3, "a box the classifier's not-a-card class holds at least this likely holds no "
+                                        "card and is left out (vision.recognize.not_card); of 0.1-0.99, the most "
                                         "cards named right less false boxes on the real photos' tune half")
     second_look: float = setting(0.9, "a read less sure than this is averaged with the crop turned half round: "
                                       "which end is up is ambiguous in the detector's box")
