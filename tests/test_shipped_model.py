@@ -28,7 +28,7 @@ def test_the_shipped_models_name_the_cards_of_clean_generated_scenes_right(index
     """Each card found where a labelled card lies is named as that card; a photo's two looks find all 16
     cards of these eight scenes, a camera frame's one look all but one covered card (15). One drawn 8c
     (seed 2027) is the hard one: without the index reader (the default: it misreads real packs' other
-    prints) classifier v7 reads it 7s or 6s, and the photo's looks find 15; with it, the photo's looks
+    prints) classifiers v7 and v8 read it 7s or 6s, and the photo's looks find 15; with it, the photo's looks
     read it 8s at 0.3 (with classifier v6: right). The not-a-card class
     may leave out one card in one look (14; docs/model-history.md, v20)."""
     import numpy as np

@@ -247,10 +247,7 @@ class Watcher:
             self._close(ask.track)
             self._late[trick.number] = chain  # ask the holder which card was theirs
             return self._sync({})
-        self._relay(trick, chain, ask.id)  # all or nothing: refused, the question and the chain stay
-        self._close(ask.track)
-        self._late.pop(trick.number, None)
-        return self._sync({})
+        return self._settle(trick, chain, ask)
 
     def _answer_missed_at(self, ask: Ask, named: str, player: str) -> list[Notice]:
         """The table says the camera missed ``named``, laid by ``player`` (who has a card recorded in the
@@ -272,7 +269,12 @@ class Watcher:
             if said.get(p) != c:
                 raise AnswerError(f"{c} was named as {p}'s card of trick {trick.number}; "
                                   f"a card missed at {player}'s seat makes it {said.get(p) or 'no card'}")
-        self._relay(trick, chain, ask.id)  # all or nothing: refused, the question stays
+        return self._settle(trick, chain, ask)
+
+    def _settle(self, trick: TrickView, chain: list[tuple[str, str]], ask: Ask) -> list[Notice]:
+        """The trick gathered short set right as ``chain`` says; only then is ``ask`` closed and its chain
+        of seats let go: a chain the record refuses leaves the question, and the seats named, as they were."""
+        self._relay(trick, chain, ask.id)
         self._close(ask.track)
         self._late.pop(trick.number, None)
         return self._sync({})

@@ -273,20 +273,23 @@ function askCrop(a) {
   // where the card asked about lies, cut from the frame it was asked on
   return a.snapshot ? h("img", { class: "ask-crop", alt: a.read, src: `/camera/asks/${a.id}.jpg` }) : "";
 }
+function answerTo(a, player) {
+  // names a card for question a (and, for a trick gathered short, whose it was)
+  return c => send("/api/camera/answer", { ask: a.id, card: c, player });
+}
 function cardPanel(a, deck) {
   // the camera is not sure of a card: show where it lies and the likely cards; a tap names it
+  const answer = answerTo(a);
   return h("section", { class: "ask", id: `ask-${a.id}` },
     h("h2", {}, a.player ? t("ask_which").replace("{p}", a.player) : t("ask_which_upcard")),
     askCrop(a),
     h("p", {}, `${t("ask_reads")} ${a.read} – ${a.why}`),
-    a.choices.map(c => h("button", { class: "choice", onclick: () => send("/api/camera/answer", { ask: a.id, card: c }) },
-      cardEl(c))),
-    h("button", { onclick: () => pickCard(t("ask_other"), c => send("/api/camera/answer", { ask: a.id, card: c }), [], deck) },
-      t("ask_other")));
+    a.choices.map(c => h("button", { class: "choice", onclick: () => answer(c) }, cardEl(c))),
+    h("button", { onclick: () => pickCard(t("ask_other"), answer, [], deck) }, t("ask_other")));
 }
 function missedPanel(a, deck) {
   // a card lies at another's place while it is a.player's turn: was a.player's card missed?
-  const answer = c => send("/api/camera/answer", { ask: a.id, card: c });
+  const answer = answerTo(a);
   return h("section", { class: "ask", id: `ask-${a.id}` },
     h("h2", {}, t("ask_missed").replace("{p}", a.player)), h("p", {}, a.why),
     h("button", { class: "choice", onclick: () => pickCard(t("ask_which").replace("{p}", a.player), answer, [], deck) },
@@ -295,7 +298,7 @@ function missedPanel(a, deck) {
 }
 function upcardPanel(a, deck) {
   // play began at a player's place, but the camera never saw the upcard turned: which is it
-  const answer = c => send("/api/camera/answer", { ask: a.id, card: c });
+  const answer = answerTo(a);
   return h("section", { class: "ask", id: `ask-${a.id}` }, h("h2", {}, t("ask_unseen_upcard")), h("p", {}, a.why),
     h("button", { class: "choice", onclick: () => pickCard(t("ask_which_upcard"), answer, [], deck) }, t("ask_pick_upcard")));
 }
@@ -304,15 +307,14 @@ function vanishedPanel(a) {
   const fill = k => t(k).replace("{c}", a.read).replace("{p}", a.player);
   return h("section", { class: "ask vanished", id: `ask-${a.id}` }, h("h2", {}, fill("ask_vanished")), h("p", {}, a.why),
     askCrop(a),
-    h("button", { class: "choice still-lies", onclick: () => send("/api/camera/answer", { ask: a.id, card: a.read }) },
+    h("button", { class: "choice still-lies", onclick: () => answerTo(a)(a.read) },
       fill("ask_still_lies")), h("p", {}, t("ask_put_back")));
 }
 function gatheredPanel(a, deck) {
   // the trick was gathered before the camera saw every card: which did it miss, and whose was it? A seat
   // with a card recorded means each play recorded after it was the next seat's (a.late: a chain begun
   // seat by seat, which asks for a.player's card alone)
-  const answer = p => c => send("/api/camera/answer", { ask: a.id, card: c, player: p });
-  const pick = p => pickCard(t("ask_which").replace("{p}", p), answer(p), [], deck);
+  const pick = p => pickCard(t("ask_which").replace("{p}", p), answerTo(a, p), [], deck);
   if (a.late) return h("section", { class: "ask", id: `ask-${a.id}` },
     h("h2", {}, t("ask_late").replace("{c}", a.late).replaceAll("{p}", a.player)), h("p", {}, a.why),
     h("button", { class: "choice", onclick: () => pick(a.player) }, t("ask_pick_card").replace("{p}", a.player)));
