@@ -573,6 +573,24 @@ def test_a_card_read_late_keeps_its_place_in_the_order_of_play():
     assert t.played() == [("Beat", "9h"), ("Cla", "Th")]  # ... and Cla's card still comes after it
 
 
+def test_without_zones_a_card_read_only_timidly_as_it_landed_keeps_its_turn_before_a_card_read_surely_after():
+    """Held-out pile hand 701049: the lead landed half under the hand that threw it, read at 0.1-0.25; the
+    next card was read surely at once and took the lead's turn, and each card went to the other player."""
+    t = Table()
+    t.to_play()
+    base = [R("Kh", SPOT["upcard"])]
+    lead = R("9h", SPOT["Anna"], 0.25)
+    for _ in range(10):  # Beat leads the 9h: it lies still, read only timidly
+        t.notices += t.watcher.reads(base + [lead], t.t)
+        t.t += 0.05
+    for _ in range(3):  # Cla's Th comes and is read surely at once
+        t.notices += t.watcher.reads(base + [lead, R("Th", SPOT["Cla"])], t.t)
+        t.t += 0.05
+    t.lying.update({"9h": SPOT["Anna"], "Th": SPOT["Cla"]})  # the hand is gone: the 9h reads surely too
+    t.frames(12)
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+
+
 def test_a_tap_waiting_for_the_upcard_is_announced_once_and_taken_when_it_can_be():
     session = Session()
     watcher = Watcher(session)

@@ -73,6 +73,26 @@ def test_two_cards_read_timidly_on_each_other_are_two_glimpses_each_lying_still(
     assert all(st.adopt(g, 0.5) is not None for g in list(st.glimpses))
 
 
+def test_a_card_read_only_timidly_as_it_landed_came_when_it_landed_not_when_its_reads_grew_sure():
+    """Its glimpse, whose timid boxes jitter (held-out pile hand 701049: IoU 0.77 frame to frame), lies within
+    the box its sure reads find: the card came when the glimpse did, and the glimpse is taken over."""
+    st = Stabilizer(min_conf=0.5)
+    whole, part = (100, 100, 160, 190), (104, 140, 158, 190)  # the hand that threw it still over its top
+    jitter = (104, 146, 157, 188)
+    timid = [[R("Ks", confidence=0.25, box=part if i % 3 else jitter)] for i in range(12)]
+    ev = feed(st, timid + [[R("As", confidence=0.6, box=whole)]] * 6)
+    (laid,) = [e for _, e in ev]
+    assert laid.card == "As" and laid.first_seen == 0.0 and st.glimpses == []
+
+
+def test_a_card_read_surely_over_a_timid_strip_it_does_not_cover_came_when_it_was_read():
+    st = Stabilizer(min_conf=0.5)
+    strip = (150, 100, 190, 190)  # most of it outside the card read later
+    ev = feed(st, [[R("Ks", confidence=0.25, box=strip)]] * 12 + [[R("As", confidence=0.9)]] * 6)
+    (laid,) = [e for _, e in ev]
+    assert laid.first_seen == 12 / REFERENCE_FPS
+
+
 def test_a_single_glare_frame_creates_no_card():
     frames = [[]] * 3 + [[R("Kd")]] + [[]] * 10
     assert feed(Stabilizer(), frames) == []

@@ -93,6 +93,12 @@ class Track:
     on_the_way: dict[str, float] = field(default_factory=dict)  # card -> confidence of the best reads while it moved
     lain_still: bool = False  # it has lain still once: later jumps of its box are the camera's, not its way
     rest: tuple[float, float, float, float] | None = None  # where it last lay still
+    glimpsed_since: float | None = None  # a glimpse of it lay still where its first counted read came, since then
+
+    def arrived(self) -> float:
+        """When it came onto the table: where it was read only timidly at first (a card landing under
+        the hand that threw it), since that glimpse came to rest, not since its reads grew sure."""
+        return self.first_seen if self.glimpsed_since is None else min(self.first_seen, self.glimpsed_since)
 
     def step(self) -> tuple[float, float]:
         """How far its box's centre moved between its last two reads."""
@@ -153,14 +159,22 @@ class Glimpse:
     rest_since: float  # when it came there (a card read timidly as it was carried in, too, comes to rest)
     votes: dict[str, float] = field(default_factory=dict)  # what the timid reads named, weighed by confidence
     reads: int = 0
+    lay_box: tuple[float, float, float, float] | None = None  # where it has been read about since ``lay_since``
+    lay_since: float = 0.0  # timid boxes jitter more than ``still_iou`` allows: this only asks "about there"
 
     def still(self) -> bool:
         """It was read again where it came to rest: a card lying, not a hand passing."""
         return self.rest_since < self.last
 
-    def see(self, read: Read, t: float, still_iou: float) -> None:
+    def lay(self) -> float | None:
+        """Since when it has been read about where it is, read more than once there; None while not."""
+        return self.lay_since if self.lay_since < self.last else None
+
+    def see(self, read: Read, t: float, still_iou: float, about_iou: float) -> None:
         if box_iou(self.rest_box, read.box) < still_iou:
             self.rest_box, self.rest_since = read.box, t
+        if self.lay_box is None or box_iou(self.lay_box, read.box) < about_iou:
+            self.lay_box, self.lay_since = read.box, t
         self.box, self.last, self.reads = read.box, t, self.reads + 1
         self.votes[read.card] = self.votes.get(read.card, 0.0) + read.confidence
 
@@ -246,12 +260,12 @@ class Stabilizer:
         # one read each, best overlap first: two cards read on each other stay two glimpses
         paired = _best_first(pairs, lambda iou, i, j: iou >= self.settings.match_iou)
         for i, j in paired.items():
-            self.glimpses[i].see(timid[j], t, self.settings.still_iou)
+            self.glimpses[i].see(timid[j], t, self.settings.still_iou, self.settings.match_iou)
         seen = set(paired.values())
         for j, r in enumerate(timid):
             if j not in seen:
                 g = Glimpse(r.box, t, t, r.box, t)
-                g.see(r, t, self.settings.still_iou)
+                g.see(r, t, self.settings.still_iou, self.settings.match_iou)
                 self.glimpses.append(g)
 
     def adopt(self, glimpse: Glimpse, t: float, impossible: frozenset[str] | set[str] = frozenset()) -> CardLaid | None:
@@ -312,11 +326,21 @@ class Stabilizer:
         used = set(paired.values())
         for i, r in enumerate(reads):
             if i not in used:
-                tr = Track(self._next, r.box, first_seen=t, came_from=r.box)
+                tr = Track(self._next, r.box, first_seen=t, came_from=r.box, glimpsed_since=self._glimpsed_at(r.box))
                 self._next += 1
                 self.tracks.append(tr)
                 out[tr.id] = r
         return out
+
+    def _glimpsed_at(self, box: tuple[float, float, float, float]) -> float | None:
+        """Since when a glimpse has lain within ``box``, where a card is first read surely: that card, its
+        timid reads turned sure (a card that landed half under the hand that threw it). It is taken over,
+        so it stands for no other card; None where no glimpse lies there."""
+        here = [g for g in self.glimpses if g.lay() is not None and box_within(g.box, box) >= self.settings.match_cover]
+        if not here:
+            return None
+        self.glimpses = [g for g in self.glimpses if g not in here]
+        return min(g.lay_since for g in here)
 
     def _lying(self, track: Track) -> tuple[float, float, float, float]:
         """Where ``track``'s card lies whole: where it last lay still, while its last read showed only a part
@@ -358,7 +382,7 @@ class Stabilizer:
         track.card, track.named_box, track.named_corners = options[0][1], track.box, track.corners
         track.named_at = t
         choices = tuple((c, round(v / possible, 3)) for v, c in options[:3])
-        return [CardLaid(track.id, track.card, track.box, t, best / possible, track.first_seen,
+        return [CardLaid(track.id, track.card, track.box, t, best / possible, track.arrived(),
                          confidence=track.sureness(track.card, self.settings.alternative_weight), choices=choices,
                          settled=settled, favoured=top if guess else None)]
 

@@ -30,7 +30,7 @@ from engine.hand import Hand, IllegalEvent
 from engine.kratzen_hand import KratzenHand
 from engine.kratzen_session import KratzenSession
 from engine.session import Session
-from vision.recognize.geometry import box_centre, box_diagonal, box_under
+from vision.recognize.geometry import box_centre, box_diagonal, box_under, box_within
 
 from .games import TableGame, TrickView, game_of
 from .layout import UPCARD, TableLayout
@@ -846,14 +846,28 @@ class Watcher:
         return hand is not None and self.game.dealing(hand) and s.place not in (None, UPCARD)
 
     def _earlier_card_unread(self, s: Seen, patience: float = 3.0) -> bool:
-        """A card laid before ``s`` (at a place that counts) is still being read, for a little while."""
+        """A card laid before ``s`` (at a place that counts) is still being read, for a little while: a track
+        not yet named, or a glimpse clear of the cards that lay before it (a card read only timidly as it
+        landed, half under the hand that threw it)."""
         st = self.stabilizer
         for tr in st.tracks:
-            if tr.card is not None or tr.first_seen >= s.first_seen or sum(tr.hits) < st.settings.min_hits:
+            if tr.card is not None or tr.arrived() >= s.first_seen:
                 continue
+            if sum(tr.hits) < st.settings.min_hits and tr.glimpsed_since is None:
+                continue  # a flicker, unless its glimpse was seen before
             if self.now - tr.first_seen > patience:
                 continue
             if self.layout is not None and self._place(tr.box) is None:
+                continue
+            return True
+        known = [*self.seen.values(), *(self.vanished[c] for c in self._out_of_sight() if c in self.vanished)]
+        for g in st.glimpses:
+            lay = g.lay()
+            if lay is None or lay >= s.first_seen or self.now - lay > patience:
+                continue
+            if any(k.first_seen <= lay and box_within(g.box, k.box) > 0 for k in known):
+                continue  # on a card that lay there before: a part of it read timidly, or one thrown onto it
+            if self.layout is not None and self._place(g.box) is None:
                 continue
             return True
         return False
