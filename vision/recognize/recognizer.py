@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -189,7 +189,7 @@ class Recognizer:
         self.names = _names(self.cls) + ([NOT_A_CARD] if self.not_card else [])
         self.back = self.names.index(BACK) if BACK in self.names else None  # classifiers before v4 have none
         self.no_card = self.names.index(NOT_A_CARD) if self.not_card else None
-        self._cache: list[tuple[tuple[float, float, float, float], np.ndarray, int]] = []
+        self._cache: list[Kept] = []
 
     def detect_cards(self, rgb: np.ndarray) -> list[tuple[np.ndarray, float]]:
         """Oriented boxes (corners in image pixels) and detector scores, boldest first."""
@@ -354,18 +354,19 @@ class Recognizer:
         h, w = rgb.shape[:2]
         detected = self.detect_cards(rgb)
         boxes = [quad for quad, _ in detected]
-        quads = self.refine(rgb, boxes)  # what each card is read from
-        outlines = self.snap(rgb, boxes, quads)  # what is reported
         # A card lying still is known by the detector's box, which the fit moves a little differently
         # from frame to frame (most of all on a loose box): keyed by the fitted box, the 6-player
-        # hands of the virtual table re-read such cards every frame.
+        # hands of the virtual table re-read such cards every frame. It keeps its fit as well as its read.
         found_boxes = [frame_box(quad, w, h) for quad in boxes]
         kept = [self._reused(box) for box in found_boxes]
-        fresh = [i for i, (probs, _) in enumerate(kept) if probs is None]
-        for i, probs in zip(fresh, self.read_cards(rgb, [quads[i] for i in fresh])):
-            kept[i] = (probs, 0)
-        for outline, (_, score), (probs, age), found_box in zip(outlines, detected, kept, found_boxes):
-            cache.append((found_box, probs, age + 1))
+        fresh = [i for i, k in enumerate(kept) if k is None]
+        fitted = self.refine(rgb, [boxes[i] for i in fresh])  # what each card is read from
+        snapped = self.snap(rgb, [boxes[i] for i in fresh], fitted)  # what is reported
+        for i, quad, outline, probs in zip(fresh, fitted, snapped, self.read_cards(rgb, fitted)):
+            kept[i] = Kept(found_boxes[i], probs, 0, quad, outline)
+        for (_, score), k in zip(detected, kept):
+            cache.append(replace(k, age=k.age + 1))
+            outline, probs = k.outline, k.probs
             best = self.ranked(probs)
             if self.back is not None and probs[self.back] > probs[best[0]]:
                 continue
@@ -434,11 +435,23 @@ class Recognizer:
                 d.visible = layers.visible_box(quad, [quads[k] for k in over], w, h) or d.box
         return found
 
-    def _reused(self, box) -> tuple[np.ndarray | None, int]:
-        for old, probs, age in self._cache:
-            if age <= self.settings.reuse_frames and box_iou(old, box) >= self.settings.reuse_iou:
-                return probs, age
-        return None, 0
+    def _reused(self, box: tuple[float, float, float, float]) -> Kept | None:
+        """What a card found at ``box`` was fitted to and read as in the last frames, where it lay there."""
+        for k in self._cache:
+            if k.age <= self.settings.reuse_frames and box_iou(k.box, box) >= self.settings.reuse_iou:
+                return replace(k, box=box)
+        return None
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A card's fit and read, kept for the next frames while its box stays (``reuse_frames``)."""
+
+    box: tuple[float, float, float, float]  # the detector's box, in the frame
+    probs: np.ndarray
+    age: int  # frames since it was read
+    quad: np.ndarray  # the fitted outline it was read from
+    outline: np.ndarray  # the outline reported
 
 
 def one_per_outline(found: list[Detection], iou: float, same_read: float = 1.0) -> list[Detection]:
