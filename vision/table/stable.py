@@ -93,11 +93,11 @@ class Track:
     on_the_way: dict[str, float] = field(default_factory=dict)  # card -> confidence of the best reads while it moved
     lain_still: bool = False  # it has lain still once: later jumps of its box are the camera's, not its way
     rest: tuple[float, float, float, float] | None = None  # where it last lay still
-    glimpsed_since: float | None = None  # a glimpse of it lay still where its first counted read came, since then
+    glimpsed_since: float | None = None  # since when a glimpse lay where its first counted read came (_glimpsed_at)
 
     def arrived(self) -> float:
         """When it came onto the table: where it was read only timidly at first (a card landing under
-        the hand that threw it), since that glimpse came to rest, not since its reads grew sure."""
+        the hand that threw it), since that glimpse came there, not since its reads grew sure."""
         return self.first_seen if self.glimpsed_since is None else min(self.first_seen, self.glimpsed_since)
 
     def step(self) -> tuple[float, float]:
