@@ -1,5 +1,6 @@
 """The models shipped in models/ load with the default paths and run end to end."""
 
+import numpy as np
 import pytest
 
 from datasets.art import CLASS_NAMES, CROP_CLASSES, all_packs
@@ -48,13 +49,23 @@ def test_the_shipped_models_name_the_cards_of_clean_generated_scenes_right(index
         assert len(named) >= least
 
 
-def test_on_video_a_card_lying_still_is_classified_once_every_few_frames():
+def _still_card_on_video() -> tuple[Recognizer, np.ndarray]:
+    """A recognizer that keeps a still card's fit and read for 2 frames, and a clean scene to show it again
+    and again (a video of cards lying still)."""
     opts = SceneOptions(max_cards=4, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, things_rate=0.0)
-    image = render_scene(2024, all_packs(), opts).image
-    rec = Recognizer(reuse_frames=2)
-    calls = []
-    classify = rec.classify
-    rec.classify = lambda crops: calls.extend(crops) or classify(crops)
+    return Recognizer(reuse_frames=2), render_scene(2024, all_packs(), opts).image
+
+
+def _spy(rec: Recognizer, name: str) -> list:
+    """Every item of the last argument passed to ``rec``'s stage ``name`` (crops, or boxes) from now on."""
+    seen, stage = [], getattr(rec, name)
+    setattr(rec, name, lambda *args: seen.extend(args[-1]) or stage(*args))
+    return seen
+
+
+def test_on_video_a_card_lying_still_is_classified_once_every_few_frames():
+    rec, image = _still_card_on_video()
+    calls = _spy(rec, "classify")
     reads = [rec(image) for _ in range(6)]
     boxes = len(rec.detect_cards(image))
     assert boxes >= 1 and len(calls) == 2 * boxes  # frames 1 and 4 classify each box; 2, 3, 5, 6 reuse
@@ -64,16 +75,10 @@ def test_on_video_a_card_lying_still_is_classified_once_every_few_frames():
 def test_on_video_a_card_lying_still_is_known_by_its_detected_box_however_the_fit_moves_its_outline():
     """The fit of a loose box moves from frame to frame; keyed by the fitted outline, a card lying
     still was re-read every frame (the virtual table's 6-player hands fell below 20 frames/s)."""
-    import numpy as np
-
-    opts = SceneOptions(max_cards=4, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, things_rate=0.0)
-    image = render_scene(2024, all_packs(), opts).image
-    rec = Recognizer(reuse_frames=2)
+    rec, image = _still_card_on_video()
     refine, frames = rec.refine, []
     rec.refine = lambda rgb, quads: [q + np.float32(12 * (len(frames) % 2)) for q in refine(rgb, quads)]
-    read = []
-    read_cards = rec.read_cards
-    rec.read_cards = lambda rgb, quads: read.extend(quads) or read_cards(rgb, quads)
+    read = _spy(rec, "read_cards")
     for _ in range(6):
         frames.append(rec(image))
     boxes = len(rec.detect_cards(image))
@@ -82,12 +87,8 @@ def test_on_video_a_card_lying_still_is_known_by_its_detected_box_however_the_fi
 
 def test_on_video_a_card_lying_still_keeps_its_corner_fit_as_it_keeps_its_read():
     """Fitted every frame, some 20 boxes of a polka-dot cloth cost 24 ms a frame (held-out 701059)."""
-    opts = SceneOptions(max_cards=4, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, things_rate=0.0)
-    image = render_scene(2024, all_packs(), opts).image
-    rec = Recognizer(reuse_frames=2)
-    fitted = []
-    refine = rec.refine
-    rec.refine = lambda rgb, quads: fitted.extend(quads) or refine(rgb, quads)
+    rec, image = _still_card_on_video()
+    fitted = _spy(rec, "refine")
     reads = [rec(image) for _ in range(6)]
     boxes = len(rec.detect_cards(image))
     assert boxes >= 1 and len(fitted) == 2 * boxes  # frames 1 and 4 fit each box; 2, 3, 5, 6 keep the fit

@@ -362,8 +362,8 @@ class Recognizer:
         fresh = [i for i, k in enumerate(kept) if k is None]
         fitted = self.refine(rgb, [boxes[i] for i in fresh])  # what each card is read from
         snapped = self.snap(rgb, [boxes[i] for i in fresh], fitted)  # what is reported
-        for i, quad, outline, probs in zip(fresh, fitted, snapped, self.read_cards(rgb, fitted)):
-            kept[i] = Kept(found_boxes[i], probs, 0, quad, outline)
+        for i, outline, probs in zip(fresh, snapped, self.read_cards(rgb, fitted)):
+            kept[i] = Kept(found_boxes[i], probs, 0, outline)
         for (_, score), k in zip(detected, kept):
             cache.append(replace(k, age=k.age + 1))
             outline, probs = k.outline, k.probs
@@ -450,7 +450,6 @@ class Kept:
     box: tuple[float, float, float, float]  # the detector's box, in the frame
     probs: np.ndarray
     age: int  # frames since it was read
-    quad: np.ndarray  # the fitted outline it was read from
     outline: np.ndarray  # the outline reported
 
 

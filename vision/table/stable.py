@@ -98,7 +98,7 @@ class Track:
     def arrived(self) -> float:
         """When it came onto the table: where it was read only timidly at first (a card landing under
         the hand that threw it), since that glimpse came there, not since its reads grew sure."""
-        return self.first_seen if self.glimpsed_since is None else min(self.first_seen, self.glimpsed_since)
+        return self.first_seen if self.glimpsed_since is None else self.glimpsed_since
 
     def step(self) -> tuple[float, float]:
         """How far its box's centre moved between its last two reads."""
