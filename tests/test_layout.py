@@ -90,3 +90,15 @@ def test_the_mat_command_writes_the_mat_and_its_layout(tmp_path):
     assert main(["mat", "--players", "5", "--out", str(tmp_path / "m.png")]) == 0
     layout = json.loads((tmp_path / "m.layout.json").read_text())
     assert layout["space"] == "mat" and len(layout["zones"]) == 6
+
+
+def test_a_zones_box_in_the_picture_is_where_place_finds_it():
+    drawn = TableLayout.from_dict({"zones": {"upcard": [[200, 10], [300, 0], [310, 100], [190, 90]]}})
+    assert drawn.bounds("upcard") == (190.0, 0.0, 310.0, 100.0)
+    assert drawn.bounds("Anna") is None  # no such zone
+    mat = mat_layout(4)
+    assert mat.bounds("upcard") is None  # the mat not seen yet: nowhere in the picture
+    to_mat = np.array([[0.5, 0, 10], [0, 0.5, 20], [0, 0, 1]])  # picture -> mat: half size, shifted
+    x1, y1, x2, y2 = mat.bounds("upcard", to_mat)
+    assert mat.place(((x1 + x2) / 2, (y1 + y2) / 2), ("Anna",), to_mat) == "upcard"
+    assert mat.place((x1 - 2, y1 - 2), ("Anna",), to_mat) != "upcard"

@@ -591,6 +591,22 @@ def test_without_zones_a_card_read_only_timidly_as_it_landed_keeps_its_turn_befo
     assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
 
 
+@pytest.mark.parametrize("layout", [None, "zones"], ids=["without zones", "with zones"])
+def test_the_upcard_read_only_timidly_once_its_track_ended_does_not_hold_up_the_lead(layout):
+    """Held-out pile hand 701126: on a patterned cloth the upcard's reads fell under min_conf and its track
+    ended, but it was still glimpsed where it lay; taken for a card laid before the lead and still being
+    read, it held the lead back until the next card covered it, and a whole trick went unrecorded."""
+    t = Table(zones() if layout else None)
+    t.to_play()
+    t.lying.pop("Kh")
+    timid_upcard = R("Kh", SPOT["upcard"], 0.35)
+    t.frames(20, extra=[timid_upcard])  # its track ends; its timid reads lie on
+    assert "Kh" not in t.watcher.status()["on_table"]
+    t.lying["9h"] = SPOT["Beat"]
+    t.frames(8, extra=[timid_upcard])
+    assert t.played() == [("Beat", "9h")]
+
+
 def test_a_tap_waiting_for_the_upcard_is_announced_once_and_taken_when_it_can_be():
     session = Session()
     watcher = Watcher(session)
@@ -603,6 +619,44 @@ def test_a_tap_waiting_for_the_upcard_is_announced_once_and_taken_when_it_can_be
     assert len([n for n in notices if "refused" in n.text]) == 1
     assert left == [] and [e.bid for e in session.log if isinstance(e, BidMade)] == ["chratze"]
     assert watcher.status()["state"] == "watching"
+
+
+def _bids_on_an_unseen_upcard(layout, seen_after: float | None = None):
+    """Beat's bid tapped while the camera never named the upcard (held-out hand 701118: read at 0.46-0.52
+    for 1.5 s, then taken up for a blind bid); with ``seen_after``, the upcard is read surely that late."""
+    session = Session()
+    watcher = Watcher(session, layout)
+    frames = [Frame(np.zeros((4, 4, 3), np.uint8), i * 0.05, i) for i in range(60)]
+    table = LiveTable(watcher, recognizer=lambda img: [])
+    if seen_after is not None:
+        table.recognizer = lambda img: [R("Kh", SPOT["upcard"])] if table.timing.frames * 0.05 >= seen_after else []
+    taps = [(0.0, session.next_hand(SEATS, "Anna")), (0.05, BidMade("Beat", "chratze")), (0.1, BidMade("Cla", "weg"))]
+    answered: list = []
+
+    def answer(w, ask):
+        answered.append(ask)
+        return "Kh"
+    left = run(table, frames, taps, answer=answer)
+    return session, watcher, answered, left
+
+
+@pytest.mark.parametrize("layout", [None, "zones"], ids=["without zones", "with zones"])
+def test_a_bid_tapped_while_the_camera_never_saw_the_upcard_asks_for_it_and_is_taken_after(layout):
+    session, watcher, (ask,), left = _bids_on_an_unseen_upcard(zones() if layout else None)
+    assert ask.kind == "upcard" and "bidding began" in ask.why and ask.t >= 0.05 + 1.5
+    if layout:  # the page shows the upcard spot; without zones, the whole frame
+        x1, y1, x2, y2 = SPOT["upcard"]
+        assert ask.box == (x1 - 20, y1 - 20, x2 + 20, y2 + 20)
+    else:
+        assert ask.box == (0.0, 0.0, 0.0, 0.0)
+    assert [c.code for c in session.current.upcards] == ["Kh"]
+    assert left == [] and [e.bid for e in session.log if isinstance(e, BidMade)] == ["chratze", "weg"]
+
+
+def test_a_bid_tapped_a_moment_before_the_upcard_is_read_asks_nothing():
+    session, watcher, answered, left = _bids_on_an_unseen_upcard(zones(), seen_after=1.0)
+    assert answered == [] and left == [] and watcher.asked == 0
+    assert [c.code for c in session.current.upcards] == ["Kh"]
 
 
 def test_a_card_laid_at_a_seat_before_the_upcard_does_not_hold_up_the_upcard():

@@ -329,6 +329,38 @@ def test_a_card_the_camera_is_unsure_of_is_asked_on_the_page_with_its_picture_an
     assert "9s" in r.json["hand"]["play_positions"]
 
 
+def test_a_bid_refused_for_an_upcard_the_camera_never_saw_asks_for_it_with_the_frame_and_is_taken_after(data):
+    import numpy as np
+
+    from vision.table.live import LiveTable
+    from vision.table.sources import Frame
+    from webui.camera import CameraRunner
+
+    app = create_app(data, pin=PIN, testing=True)
+    client = app.test_client()
+    s = app.extensions["table"]
+    CameraRunner(s, "unused.avi", None, recognizer=lambda img: [])  # the camera sees no card at all
+    post(client, "/api/hand/start", {"seats": SEATS})
+    table = LiveTable(s.watcher, lambda img: [], s.snapshots)
+    image = np.zeros((240, 320, 3), np.uint8)
+
+    def frames(first, n):
+        for k in range(first, first + n):
+            with s.lock:
+                s.note(table.process(Frame(image, k * 0.05, k)))
+                s.bump()
+    frames(0, 5)
+    assert post(client, "/api/bid", {"player": "Beat", "bid": "chratze"}).status_code == 409
+    frames(5, 40)
+    (ask,) = client.get("/api/state").json["camera"]["asks"]
+    assert ask["kind"] == "upcard" and "never saw the upcard" in ask["why"] and ask["snapshot"]
+    picture = client.get(f"/camera/asks/{ask['id']}.jpg")  # no zones: the whole frame it was asked on
+    assert picture.status_code == 200 and picture.mimetype == "image/jpeg"
+    r = post(client, "/api/camera/answer", {"ask": ask["id"], "card": "Kh"})
+    assert r.status_code == 200 and r.json["camera"]["asks"] == [] and r.json["hand"]["upcards"] == ["Kh"]
+    assert post(client, "/api/bid", {"player": "Beat", "bid": "chratze"}).status_code == 200
+
+
 @pytest.mark.parametrize("body", [{"ask": 99, "card": "9s"}, {"ask": "1", "card": "9s"}, {"ask": 1, "card": "1x"},
                                   {"ask": 1, "card": "9s", "player": "Cla"}, {"ask": 1, "card": "9s", "player": 5}])
 def test_a_bad_answer_is_a_400_and_the_question_stays_open(data, body):

@@ -98,6 +98,8 @@ def ask_crop(ask_id: int):
     m = 0.25 * max(x2 - x1, y2 - y1)
     h, w = img.shape[:2]
     crop = img[max(0, int(y1 - m)):min(h, int(y2 + m)), max(0, int(x1 - m)):min(w, int(x2 + m))]
+    if crop.size == 0:  # no box (an upcard looked for without zones), or one off the picture: the whole frame
+        crop = img
     ok, buf = cv2.imencode(".jpg", crop, [cv2.IMWRITE_JPEG_QUALITY, 85])
     return Response(buf.tobytes(), mimetype="image/jpeg")
 

@@ -53,6 +53,18 @@ class TableLayout:
                 return self._player(name, seats)
         return None
 
+    def bounds(self, name: str, to_mat: np.ndarray | None = None) -> tuple[float, float, float, float] | None:
+        """Zone ``name``'s upright box in picture pixels (the inverse of :meth:`place`): what the page cuts
+        from a frame to show where a card was looked for. None without that zone, or on a mat not yet seen."""
+        poly = self.zones.get(name)
+        if poly is None or (self.space == "mat" and to_mat is None):
+            return None
+        if self.space == "mat":
+            poly = cv2.perspectiveTransform(poly.reshape(-1, 1, 2).astype(np.float64), np.linalg.inv(to_mat))
+            poly = poly.reshape(-1, 2)
+        (x1, y1), (x2, y2) = poly.min(axis=0), poly.max(axis=0)
+        return float(x1), float(y1), float(x2), float(y2)
+
     @staticmethod
     def _player(name: str, seats: tuple[str, ...]) -> str | None:
         if name == UPCARD or name in seats:

@@ -25,7 +25,8 @@ from typing import Any, Callable
 import numpy as np
 
 from engine.cards import DECK, card
-from engine.events import CardCorrected, CardPlayed, Event, HandStarted, TrumpSixSwapped, Undo, UpcardShown
+from engine.events import (BidMade, CardCorrected, CardPlayed, Event, Exchanged, HandsKnown, HandStarted,
+                           TrumpSixSwapped, Undo, UpcardShown)
 from engine.hand import Hand, IllegalEvent
 from engine.kratzen_hand import KratzenHand
 from engine.kratzen_session import KratzenSession
@@ -44,6 +45,10 @@ ALL_CODES = frozenset(c.code for c in DECK)  # every card a network names; a gam
 COVERED = 0.35
 
 UNSEEN_UPCARD = -1  # the key of the ask for an upcard the camera never saw (no track of its own)
+
+# Taps that only come once a card is turned up: one the record refuses for want of an upcard shows the
+# camera missed it (read too timidly, then taken up for a blind bid: held-out hand 701118 waited for good).
+AFTER_THE_TURN = (BidMade, Exchanged, TrumpSixSwapped, HandsKnown, CardPlayed)
 
 
 @dataclass
@@ -151,6 +156,8 @@ class Watcher:
         self.asked = 0  # asks made so far (a figure beside wrong card events)
         self._ask_of: dict[int, int] = {}  # track -> its open ask
         self._upcard_trail: list[tuple[float, str]] = []  # (t, place) of reads of the upcard while it may be swapped
+        # when a tap AFTER_THE_TURN was refused for want of an upcard, and how many upcards the record held then
+        self._tapped_unturned: tuple[float, int] | None = None
         self.alikes: dict[str, set[str]] = {}  # a taught deck's pairs it confuses: {code: its look-alikes}
         self._gone_at: dict[str, float] = {}  # when each vanished card's track ended
         # a gathered trick recorded a seat late: {trick number: [(player, card the table named), ...]}
@@ -182,7 +189,11 @@ class Watcher:
 
     def tap(self, event: Event) -> tuple[int, list[Notice]]:
         """An event a person entered; raises IllegalEvent (nothing changes) when it cannot happen."""
-        pos = self._record(event)
+        try:
+            pos = self._record(event)
+        except IllegalEvent:
+            self._note_unturned(event)
+            raise
         self.refused = ""
         self._new_hand_check()
         return pos, self._sync({})
@@ -302,6 +313,19 @@ class Watcher:
                 self._record(Undo())
             raise
         self.excused.add(chain[-1][1])  # never seen on the table, so never missing from it
+
+    def _note_unturned(self, event: Event) -> None:
+        """Remember the first refused tap that shows a card was turned while the record awaits one."""
+        hand = self.hand
+        if isinstance(event, AFTER_THE_TURN) and hand is not None and self.game.turning(hand) \
+                and not self._tapped_for(hand):
+            self._tapped_unturned = (self.now, len(hand.upcards))
+
+    def _tapped_for(self, hand: Hand | KratzenHand) -> float | None:
+        """When a tap was refused for want of the upcard the record awaits now (None: none was)."""
+        if self._tapped_unturned is None or self._tapped_unturned[1] != len(hand.upcards):
+            return None  # none, or one refused before an upcard that has been recorded since
+        return self._tapped_unturned[0]
 
     def excuse(self, code: str) -> list[Notice]:
         """A person says a vanished card of the trick is fine (e.g. it was knocked under another)."""
@@ -521,6 +545,7 @@ class Watcher:
         if len(self.session.hands) != self.hand_number:
             self.hand_number = len(self.session.hands)
             self._upcard_trail.clear()
+            self._tapped_unturned = None
             self.excused.clear()
             self.vanished.clear()
             self._gone_at.clear()
@@ -586,7 +611,9 @@ class Watcher:
             notices.append(Notice("recorded", _describe(event), {"position": pos, "event": event.to_dict()}))
             notices += self._gathered()
         if early is not None and self._upcard_unseen(early):
-            return notices + self._ask_upcard(early)
+            return notices + self._ask_upcard(early, meta)
+        if self._upcard_tapped_past():
+            return notices + self._ask_upcard_tapped(meta)
         if aside:
             return notices + self._set("waiting", aside)
         if self.state in ("waiting", "asking"):
@@ -785,14 +812,37 @@ class Watcher:
         on_spot = [x.box for x in self.seen.values() if x.place == UPCARD] + [g.box for g in st.glimpses]
         return not any(self._place(box) == UPCARD for box in on_spot)
 
-    def _ask_upcard(self, s: Seen) -> list[Notice]:
+    def _ask_upcard(self, s: Seen, meta: dict[str, Any]) -> list[Notice]:
         """Hold the record and ask the table which card was turned up; the card at the player's place
         is recorded after it."""
         notices = self._open(UNSEEN_UPCARD, lambda n: (
             Ask(n, UNSEEN_UPCARD, "", [], s.box, UPCARD, UpcardShown.type, None,
                 f"{s.card} lies at {s.place}'s place, but the camera never saw the upcard", self.now,
-                kind="upcard"),
+                meta.get("snapshot"), kind="upcard"),
             f"which card was turned up? {s.card} lies at {s.place}'s place, but the camera never saw the upcard"))
+        return notices + self._set("asking", "tap the upcard")
+
+    def _upcard_tapped_past(self) -> bool:
+        """A tap that comes only after the turn was refused ``ask_after`` ago for want of an upcard, and no card
+        that may be the upcard is pending (on the upcard spot with zones; anywhere without them): the table
+        bids on a card the camera never named."""
+        hand = self.hand
+        if hand is None or not self.game.turning(hand):
+            return False
+        tapped = self._tapped_for(hand)
+        if tapped is None or self.now - tapped < self.stabilizer.settings.ask_after:
+            return False
+        return not any(self.layout is None or s.place == UPCARD for s in self.pending())
+
+    def _ask_upcard_tapped(self, meta: dict[str, Any]) -> list[Notice]:
+        """Hold the taps and ask the table which card was turned up; they are taken after the answer. The
+        page shows the upcard spot (the whole frame without zones)."""
+        box = self.layout.bounds(UPCARD, self.to_mat) if self.layout is not None else None
+        why = "the bidding began, but the camera never saw the upcard"
+        notices = self._open(UNSEEN_UPCARD, lambda n: (
+            Ask(n, UNSEEN_UPCARD, "", [], box or (0.0, 0.0, 0.0, 0.0), UPCARD, UpcardShown.type, None, why,
+                self.now, meta.get("snapshot"), kind="upcard"),
+            f"which card was turned up? {why}"))
         return notices + self._set("asking", "tap the upcard")
 
     def _unask_upcard(self) -> list[Notice]:
@@ -848,7 +898,8 @@ class Watcher:
     def _earlier_card_unread(self, s: Seen, patience: float = 3.0) -> bool:
         """A card laid before ``s`` (at a place that counts) is still being read, for a little while: a track
         not yet named, or a glimpse clear of the cards that lay before it (a card read only timidly as it
-        landed, half under the hand that threw it)."""
+        landed, half under the hand that threw it). A glimpse on a card the record holds face up (the
+        upcard, its track ended as its reads grew timid) is that card, not one still being read."""
         st = self.stabilizer
         for tr in st.tracks:
             if tr.card is not None or tr.arrived() >= s.first_seen:
@@ -860,7 +911,9 @@ class Watcher:
             if self.layout is not None and self._place(tr.box) is None:
                 continue
             return True
-        known = [*self.seen.values(), *(self.vanished[c] for c in self._out_of_sight() if c in self.vanished)]
+        face_up = self.game.face_up(self.hand) if self.hand is not None else set()
+        known = [*self.seen.values(),
+                 *(self.vanished[c] for c in self._out_of_sight() | face_up if c in self.vanished)]
         for g in st.glimpses:
             lay = g.lay()
             if lay is None or lay >= s.first_seen or self.now - lay > patience:

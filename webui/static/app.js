@@ -299,7 +299,8 @@ function missedPanel(a, deck) {
 function upcardPanel(a, deck) {
   // play began at a player's place, but the camera never saw the upcard turned: which is it
   const answer = answerTo(a);
-  return h("section", { class: "ask", id: `ask-${a.id}` }, h("h2", {}, t("ask_unseen_upcard")), h("p", {}, a.why),
+  return h("section", { class: "ask", id: `ask-${a.id}` }, h("h2", {}, t("ask_unseen_upcard")), askCrop(a),
+    h("p", {}, a.why),
     h("button", { class: "choice", onclick: () => pickCard(t("ask_which_upcard"), answer, [], deck) }, t("ask_pick_upcard")));
 }
 function vanishedPanel(a) {
