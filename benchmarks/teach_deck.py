@@ -51,7 +51,8 @@ def teach(name: str, photos: Path, env: dict, whole: bool) -> tuple[int, str]:
 
 def hands(args, env: dict, deck: str | None) -> str:
     cmd = [sys.executable, "benchmarks/live_table.py", "--world", "held-out", "--pack", "kennard",
-           "--hands", str(args.hands), "--first-seed", str(args.first_seed)] + (["--deck", deck] if deck else [])
+           "--hands", str(args.hands), "--first-seed", str(args.first_seed), "--workers", str(args.workers)]
+    cmd += ["--deck", deck] if deck else []
     return subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=ROOT).stdout
 
 
@@ -59,6 +60,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=0, help="held-out hands with the pack, before and after (0: none)")
     ap.add_argument("--first-seed", type=int, default=81, help="the first hand's held-out seed (from 700,000)")
+    ap.add_argument("--workers", type=int, default=1, help="hands side by side (live_table.py --workers)")
     ap.add_argument("--data", help="the data folder to teach into (default: a fresh temporary one)")
     ap.add_argument("--whole", action="store_true", help="teach with chratze teach --whole (the whole classifier)")
     args = ap.parse_args(argv)
