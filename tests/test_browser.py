@@ -723,31 +723,19 @@ def test_on_an_evening_of_kratzen_the_page_asks_the_cameras_question_and_a_tap_a
 
 
 def test_a_bid_on_an_upcard_the_camera_never_saw_asks_for_it_with_the_frame_and_goes_on(browser, tmp_path):
-    import numpy as np
-
-    from vision.table.live import LiveTable
-    from vision.table.sources import Frame
-    from webui.camera import CameraRunner
+    from tests.stepped import SteppedCamera
 
     app = create_app(tmp_path, pin=PIN)
     s = app.extensions["table"]
-    CameraRunner(s, "unused.avi", None, recognizer=lambda img: [])  # the camera sees no card at all
+    camera = SteppedCamera(s)  # it sees no card at all
     s.start_hand(["Anna", "Beat", "Cla"], None)
-    table = LiveTable(s.watcher, lambda img: [], s.snapshots)
-    image = np.full((240, 320, 3), (40, 110, 50), np.uint8)
-
-    def frames(first, n):
-        for k in range(first, first + n):
-            with s.lock:
-                s.note(table.process(Frame(image, k * 0.05, k)))
-                s.bump()
-    frames(0, 5)
+    camera.frames(5)
     with serving(app) as url, landscape_page(browser, pin=PIN) as page:
         page.goto(url + "/")
         with app.test_client() as other:  # a tap the record refuses: no upcard yet
             r = other.post("/api/bid", json={"player": "Beat", "bid": "chratze"}, headers={"X-Table-Pin": PIN})
             assert r.status_code == 409
-        frames(5, 40)
+        camera.frames(40)
         page.wait_for_selector("section.ask img.ask-crop")
         assert "never saw the upcard" in page.inner_text("section.ask")
         page.locator("section.ask button.choice").click()

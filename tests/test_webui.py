@@ -330,28 +330,15 @@ def test_a_card_the_camera_is_unsure_of_is_asked_on_the_page_with_its_picture_an
 
 
 def test_a_bid_refused_for_an_upcard_the_camera_never_saw_asks_for_it_with_the_frame_and_is_taken_after(data):
-    import numpy as np
-
-    from vision.table.live import LiveTable
-    from vision.table.sources import Frame
-    from webui.camera import CameraRunner
+    from tests.stepped import SteppedCamera
 
     app = create_app(data, pin=PIN, testing=True)
     client = app.test_client()
-    s = app.extensions["table"]
-    CameraRunner(s, "unused.avi", None, recognizer=lambda img: [])  # the camera sees no card at all
+    camera = SteppedCamera(app.extensions["table"])  # it sees no card at all
     post(client, "/api/hand/start", {"seats": SEATS})
-    table = LiveTable(s.watcher, lambda img: [], s.snapshots)
-    image = np.zeros((240, 320, 3), np.uint8)
-
-    def frames(first, n):
-        for k in range(first, first + n):
-            with s.lock:
-                s.note(table.process(Frame(image, k * 0.05, k)))
-                s.bump()
-    frames(0, 5)
+    camera.frames(5)
     assert post(client, "/api/bid", {"player": "Beat", "bid": "chratze"}).status_code == 409
-    frames(5, 40)
+    camera.frames(40)
     (ask,) = client.get("/api/state").json["camera"]["asks"]
     assert ask["kind"] == "upcard" and "never saw the upcard" in ask["why"] and ask["snapshot"]
     picture = client.get(f"/camera/asks/{ask['id']}.jpg")  # no zones: the whole frame it was asked on
