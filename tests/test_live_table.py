@@ -659,6 +659,17 @@ def test_a_bid_tapped_a_moment_before_the_upcard_is_read_asks_nothing():
     assert [c.code for c in session.current.upcards] == ["Kh"]
 
 
+def test_a_double_blind_refused_before_the_upcard_asks_for_no_upcard():
+    """Double blind is said before the upcard is turned: refused (not played at this table), it says
+    nothing of a card the camera missed."""
+    t = Table(zones(), HouseRules(double_blind_allowed=False))
+    t.start()
+    with pytest.raises(IllegalEvent):
+        t.tap(BidMade("Anna", "double_blind"))
+    t.frames(60)
+    assert t.watcher.asks == {} and t.watcher.asked == 0
+
+
 def test_a_card_laid_at_a_seat_before_the_upcard_does_not_hold_up_the_upcard():
     t = Table(zones())
     t.start()

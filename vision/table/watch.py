@@ -46,9 +46,11 @@ COVERED = 0.35
 
 UNSEEN_UPCARD = -1  # the key of the ask for an upcard the camera never saw (no track of its own)
 
-# Taps that only come once a card is turned up: one the record refuses for want of an upcard shows the
-# camera missed it (read too timidly, then taken up for a blind bid: held-out hand 701118 waited for good).
+# Taps that only come once a card is turned up (but double blind, said before it): one the record refuses for
+# want of an upcard shows the camera missed it (read too timidly, then taken up for a blind bid: held-out hand
+# 701118 waited for good).
 AFTER_THE_TURN = (BidMade, Exchanged, TrumpSixSwapped, HandsKnown, CardPlayed)
+BEFORE_THE_TURN = "double_blind"
 
 
 @dataclass
@@ -317,8 +319,9 @@ class Watcher:
     def _note_unturned(self, event: Event) -> None:
         """Remember the first refused tap that shows a card was turned while the record awaits one."""
         hand = self.hand
-        if isinstance(event, AFTER_THE_TURN) and hand is not None and self.game.turning(hand) \
-                and not self._tapped_for(hand):
+        if not isinstance(event, AFTER_THE_TURN) or getattr(event, "bid", None) == BEFORE_THE_TURN:
+            return
+        if hand is not None and self.game.turning(hand) and not self._tapped_for(hand):
             self._tapped_unturned = (self.now, len(hand.upcards))
 
     def _tapped_for(self, hand: Hand | KratzenHand) -> float | None:
