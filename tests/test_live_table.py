@@ -345,6 +345,8 @@ def test_with_zones_a_card_lying_at_a_players_place_while_no_upcard_was_ever_see
     t.frames(30)
     (ask,) = t.watcher.asks.values()
     assert ask.kind == "upcard" and ask.event == "upcard" and "9h" in ask.why
+    x1, y1, x2, y2 = SPOT["upcard"]
+    assert ask.box == (x1 - 20, y1 - 20, x2 + 20, y2 + 20)  # the page shows the upcard spot, not the 9h
     t.watcher.answer(ask.id, "Kh")
     assert [c.code for c in t.hand.upcards] == ["Kh"] and t.watcher.asks == {}
     for p, b in (("Beat", "chratze"), ("Cla", "metcho"), ("Anna", "weg")):

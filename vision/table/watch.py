@@ -614,9 +614,10 @@ class Watcher:
             notices.append(Notice("recorded", _describe(event), {"position": pos, "event": event.to_dict()}))
             notices += self._gathered()
         if early is not None and self._upcard_unseen(early):
-            return notices + self._ask_upcard(early, meta)
+            why = f"{early.card} lies at {early.place}'s place, but the camera never saw the upcard"
+            return notices + self._ask_upcard(why, meta)
         if self._upcard_tapped_past():
-            return notices + self._ask_upcard_tapped(meta)
+            return notices + self._ask_upcard("the bidding began, but the camera never saw the upcard", meta)
         if aside:
             return notices + self._set("waiting", aside)
         if self.state in ("waiting", "asking"):
@@ -815,14 +816,15 @@ class Watcher:
         on_spot = [x.box for x in self.seen.values() if x.place == UPCARD] + [g.box for g in st.glimpses]
         return not any(self._place(box) == UPCARD for box in on_spot)
 
-    def _ask_upcard(self, s: Seen, meta: dict[str, Any]) -> list[Notice]:
-        """Hold the record and ask the table which card was turned up; the card at the player's place
-        is recorded after it."""
+    def _ask_upcard(self, why: str, meta: dict[str, Any]) -> list[Notice]:
+        """Hold the record and ask the table which card was turned up; what waits on it (the card at a player's
+        place, the taps) is taken after the answer. The page shows the upcard spot cut from the frame (the
+        whole frame without zones)."""
+        box = self.layout.bounds(UPCARD, self.to_mat) if self.layout is not None else None
         notices = self._open(UNSEEN_UPCARD, lambda n: (
-            Ask(n, UNSEEN_UPCARD, "", [], s.box, UPCARD, UpcardShown.type, None,
-                f"{s.card} lies at {s.place}'s place, but the camera never saw the upcard", self.now,
-                meta.get("snapshot"), kind="upcard"),
-            f"which card was turned up? {s.card} lies at {s.place}'s place, but the camera never saw the upcard"))
+            Ask(n, UNSEEN_UPCARD, "", [], box or (0.0, 0.0, 0.0, 0.0), UPCARD, UpcardShown.type, None, why,
+                self.now, meta.get("snapshot"), kind="upcard"),
+            f"which card was turned up? {why}"))
         return notices + self._set("asking", "tap the upcard")
 
     def _upcard_tapped_past(self) -> bool:
@@ -836,17 +838,6 @@ class Watcher:
         if tapped is None or self.now - tapped < self.stabilizer.settings.ask_after:
             return False
         return not any(self.layout is None or s.place == UPCARD for s in self.pending())
-
-    def _ask_upcard_tapped(self, meta: dict[str, Any]) -> list[Notice]:
-        """Hold the taps and ask the table which card was turned up; they are taken after the answer. The
-        page shows the upcard spot (the whole frame without zones)."""
-        box = self.layout.bounds(UPCARD, self.to_mat) if self.layout is not None else None
-        why = "the bidding began, but the camera never saw the upcard"
-        notices = self._open(UNSEEN_UPCARD, lambda n: (
-            Ask(n, UNSEEN_UPCARD, "", [], box or (0.0, 0.0, 0.0, 0.0), UPCARD, UpcardShown.type, None, why,
-                self.now, meta.get("snapshot"), kind="upcard"),
-            f"which card was turned up? {why}"))
-        return notices + self._set("asking", "tap the upcard")
 
     def _unask_upcard(self) -> list[Notice]:
         """The upcard is in the record (read at last, or tapped): the question for it is void."""
