@@ -12,7 +12,9 @@ pack (French and German in turn) in a world of :mod:`datasets.held_out`: the tun
 20 fps, tilt 0-35 degrees, the scans as they are) or the held-out one (other cloths, sizes, frame
 rates, tilts to 40 degrees, webcam JPEG and blur, the pack reprinted); its seeds start at
 ``HELD_OUT_SEED``. The taps (bids, exchanges) are entered at their moments; the camera's asks are
-answered from the true record at once (a person would take a second or two). ``--mix``: every
+answered at once (a person would take a second or two): *which card lies there?* with the card rendered
+at the question's box, as a person looking answers it; the others from the true record
+(:class:`vision.table.virtual.SeenAnswers`). ``--mix``: every
 other pair of hands is played into a pile in the middle. ``--ruleset kratzen``: each hand is the second of a
 simulated evening of Kratzen (so mostly not a Muss: contracts, Oder, play or drop, the exchange tapped),
 played by the heuristic bot and random players in turn, with the 33 cards of the Tell pack read off a
@@ -59,7 +61,7 @@ from vision.table.live import LiveTable, run  # noqa: E402
 from vision.table.sources import Frame  # noqa: E402
 from vision.table.settings import TABLE, TrackerSettings  # noqa: E402
 from vision.table.stable import Stabilizer  # noqa: E402
-from vision.table.virtual import TruthCamera  # noqa: E402
+from vision.table.virtual import SeenAnswers, TruthCamera  # noqa: E402
 from vision.table.watch import Watcher  # noqa: E402
 
 # Seconds the camera keeps looking at the empty table after a hand's video ends. A rendered hand ends
@@ -114,7 +116,7 @@ def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False
     watcher = Watcher(session, TableLayout.from_dict({"zones": vh.zones}) if zones else None, Stabilizer(**(tracker or {})))
     camera = TruthCamera(frames, np.random.default_rng(seed))
     table = LiveTable(watcher, recognizer if reader == "model" else camera.read)
-    answers = RecordAnswers(truth)
+    answers = SeenAnswers(camera, RecordAnswers(truth))  # a card asked about: the one rendered there
     asks: list = []
     taps = [(tap.t, tap.event) for tap in vh.taps]
     if swap_tap_after is not None:

@@ -169,3 +169,34 @@ def test_the_demo_is_played_on_a_green_baize_not_a_pattern():
     r, g, b = edge.mean(axis=0)
     assert g > r + 40 and g > b + 20  # green
     assert edge.std(axis=0).max() < 12  # even: no pattern, no mosaic
+
+
+def _quad(x1, y1, x2, y2):
+    return np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float32)
+
+
+class _Said:
+    """A stand-in for the record's answers: says which question it was asked."""
+
+    def __call__(self, watcher, ask):
+        return f"record's answer to {ask.kind}"
+
+
+def test_the_benchmarks_person_names_the_card_rendered_where_the_camera_asks_else_answers_from_the_record():
+    """A person asked *which card lies there?* names what they see there (the upcard carried off for the trump
+    6, read as a new card, is the upcard), not the asked player's next play in the record."""
+    from vision.table.virtual import SeenAnswers
+    from vision.table.watch import Ask
+
+    camera = TruthCamera([(0.0, np.zeros((240, 320, 3), np.uint8), [
+        {"card": "Jh", "quad": _quad(100, 100, 160, 190), "visible": 0.9},
+        {"card": "7s", "quad": _quad(110, 105, 170, 195), "visible": 0.1},  # mostly under the Jh
+        {"card": "Ac", "quad": _quad(250, 20, 310, 110), "visible": 1.0}])], np.random.default_rng(1))
+    next(camera.frames())
+    answers = SeenAnswers(camera, _Said())
+
+    def ask(kind, box):
+        return Ask(1, 5, "8s", [("8s", 0.9)], box, None, "play", "Beat", "why", 0.0, kind=kind)
+    assert answers(None, ask("card", (102, 98, 158, 192))) == "Jh"
+    assert answers(None, ask("card", (0, 0, 40, 60))) == "record's answer to card"  # no card there: a cloth's dot
+    assert answers(None, ask("missed", (102, 98, 158, 192))) == "record's answer to missed"

@@ -19,10 +19,14 @@ from engine.kratzen import KratzenRules
 from engine.kratzen_session import KratzenSession
 from engine.rules import HouseRules
 
+from vision.recognize.geometry import box_iou
+
+from .live import Answerer
 from .check import true_session
 from .layout import TableLayout
 from .sources import Frame
 from .taps import taps_doc
+from .watch import Ask, Watcher
 
 EXAMPLE = Path(__file__).resolve().parent.parent.parent / "docs" / "examples" / "evening.json"
 
@@ -94,6 +98,34 @@ class TruthCamera:
 
     def read(self, img: np.ndarray) -> list[TruthRead]:
         return truth_reads(self._truth, self.rng, self.misread)
+
+    def lying_at(self, box: tuple[float, float, float, float], min_iou: float = 0.3) -> str | None:
+        """The card a person sees at ``box`` in the last frame: of the rendered cards whose box meets it at
+        ``min_iou`` or more, the one that meets it most, weighed by how much of it is in view; None: none."""
+        best, score = None, 0.0
+        for c in self._truth:
+            q = c["quad"]
+            iou = box_iou(box, (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())))
+            if iou >= min_iou and iou * c["visible"] > score:
+                best, score = c["card"], iou * c["visible"]
+        return best
+
+
+class SeenAnswers:
+    """Answers as a person at the rendered table gives them: *which card lies there?* with the card that
+    lies at the question's box in the frame it is answered on (the upcard being carried off for the trump 6,
+    a covered card's strip); every other question, and one whose box holds no rendered card (a cloth's
+    pattern read as a card), as ``record`` answers it (:class:`vision.table.answers.RecordAnswers`)."""
+
+    def __init__(self, camera: TruthCamera, record: Answerer) -> None:
+        self.camera, self.record = camera, record
+
+    def __call__(self, watcher: Watcher, ask: Ask) -> str | tuple[str, str] | None:
+        if ask.kind == "card":
+            seen = self.camera.lying_at(ask.box)
+            if seen is not None:
+                return seen
+        return self.record(watcher, ask)
 
 
 def truth_reads(truth: list[dict], rng: np.random.Generator, misread: float = 0.1,
