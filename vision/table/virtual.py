@@ -19,11 +19,11 @@ from engine.kratzen import KratzenRules
 from engine.kratzen_session import KratzenSession
 from engine.rules import HouseRules
 
-from vision.recognize.geometry import box_iou
+from vision.recognize.geometry import quad_iou_aabb
 
-from .live import Answerer
 from .check import true_session
 from .layout import TableLayout
+from .live import Answerer
 from .sources import Frame
 from .taps import taps_doc
 from .watch import Ask, Watcher
@@ -104,8 +104,7 @@ class TruthCamera:
         ``min_iou`` or more, the one that meets it most, weighed by how much of it is in view; None: none."""
         best, score = None, 0.0
         for c in self._truth:
-            q = c["quad"]
-            iou = box_iou(box, (float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())))
+            iou = quad_iou_aabb(c["quad"], box)
             if iou >= min_iou and iou * c["visible"] > score:
                 best, score = c["card"], iou * c["visible"]
         return best
