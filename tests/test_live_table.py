@@ -790,6 +790,42 @@ def test_a_card_read_again_timidly_under_its_own_name_was_still_lying_so_the_car
     assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
 
 
+def test_a_card_read_within_a_covered_card_of_the_trick_and_never_seen_coming_is_asked_as_maybe_that_card():
+    """Beat's 9h lies under Cla's Th; the end of it the Th leaves free then reads surely as the 8h, never
+    seen carried in (held-out pile hand 701297: an 8d's edge read 9d under the 9h thrown onto it, recorded
+    as the next play, and every play after it a seat wrong): it may be the 9h, so the table is asked."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.lying["Th"] = _across("Beat")
+    t.frames(16, hide={"9h"})
+    x1, y1, x2, _ = SPOT["Beat"]
+    edge = R("8h", (x1, y1, x2, y1 + 30), 0.8)  # the 9h's end beyond the Th
+    t.frames(16, hide={"9h"}, extra=[edge])
+    (ask,) = t.watcher.asks.values()
+    assert ask.kind == "card" and ask.read == "8h" and "it may be 9h" in ask.why
+    t.watcher.answer(ask.id, "9h")
+    t.frames(8, hide={"9h"}, extra=[edge])
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+    assert t.watcher.asks == {} and t.watcher.status()["state"] == "watching"
+
+
+def test_a_card_read_anew_as_another_once_a_card_lies_on_it_keeps_the_name_it_was_recorded_by():
+    """Beat's Qd was read surely as it lay; once Cla's Th lies over it its reads turn to the Kd: a card half
+    under another is read no better than it was whole (held-out pile hand 701313 corrected a right Qd so)."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("Qd", "Beat")
+    x1, y1, x2, y2 = SPOT["Beat"]
+    t.lying["Th"] = (x1 + 20, y1 + 30, x2 + 20, y2 + 30)  # over 0.44 of the Qd
+    t.frames(16)
+    t.lying.pop("Qd")
+    t.lying["Kd"] = SPOT["Beat"]
+    t.frames(16)
+    assert t.played() == [("Beat", "Qd"), ("Cla", "Th")]
+    assert t.watcher.status()["state"] == "watching" and t.watcher.asks == {}
+
+
 def test_a_card_dropped_onto_the_last_one_is_a_new_play_not_a_re_read():
     t = Table()
     t.to_play(anna="metcho")

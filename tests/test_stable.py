@@ -408,6 +408,17 @@ def test_a_card_the_table_named_is_not_renamed_by_later_reads():
     assert later == [] and st.tracks[0].card == "Ts"
 
 
+def test_a_card_the_table_named_slid_and_read_as_before_is_no_new_card():
+    """The misread the table overruled is no card laid there once the card slides (a hand gathering the
+    trick): held-out Kratzen pile hand 701338 recorded the Tc the table had just called the Qc."""
+    st = Stabilizer()
+    laid = [e for _, e in feed(st, [[R("Tc")]] * 6) if isinstance(e, CardLaid)]
+    st.rename(laid[0].track, "Qc")
+    slid = R("Tc", box=(116, 104, 176, 194))  # IoU 0.54 with where it was named
+    later = feed(st, [[slid]] * 30)
+    assert later == [] and st.tracks[0].card == "Qc"
+
+
 def test_a_card_the_table_named_taken_away_and_another_laid_there_after_a_gap_is_a_new_card():
     """The upcard named by the table, taken up for the trump 6 laid where it lay: the 6 is a new card,
     not the named upcard read anew (tuning pile hand 106: the 6c kept the upcard's name, so the upcard

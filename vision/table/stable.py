@@ -88,6 +88,7 @@ class Track:
     whole: dict[str, list[float]] = field(default_factory=dict)
     whole_run: int = 0  # the last reads in a row that named its card off the whole card: it lies on top now
     fixed: bool = False  # a person named it: no re-read renames it (a card thrown onto it, or laid after a gap, still can)
+    overruled: str | None = None  # what the camera named it before a person named it otherwise: its misread
     glimpsed: bool = False  # adopted from timid reads alone (Stabilizer.adopt): they keep it on the table
     came_from: tuple[float, float, float, float] | None = None  # its first read's box: was it carried in?
     on_the_way: dict[str, float] = field(default_factory=dict)  # card -> confidence of the best reads while it moved
@@ -299,9 +300,11 @@ class Stabilizer:
             self.fps, self.settings = fps, self.base.at_fps(fps)
 
     def rename(self, track_id: int, card: str) -> None:
-        """A person named the card of a track: it keeps that name, whatever the reads say after."""
+        """A person named the card of a track: it keeps that name, whatever the reads say after; the camera's
+        own name for it, so overruled, names no card laid there unless one is seen coming."""
         for track in self.tracks:
             if track.id == track_id:
+                track.overruled = track.card if track.card != card else None
                 track.card, track.fixed = card, True
 
     def _match(self, reads: list[Read], t: float) -> dict[int, Read]:
@@ -432,8 +435,8 @@ class Stabilizer:
         if not (sure or coming or len(run) >= self.settings.timid_factor * self.settings.window):
             return []
         reread = track.unbroken and not coming and self._where_named(track)
-        if track.fixed and reread:
-            return []  # the card the table named, read anew (a gap since, or reads elsewhere: another card laid)
+        if track.fixed and (reread or (new == track.overruled and not coming)):
+            return []  # the card the table named, read anew or read as the misread it overruled, slid a little
         gone = CardGone(track.id, track.card, t)
         self.tracks.remove(track)
         fresh = Track(self._next, track.box, first_seen=t)

@@ -31,7 +31,7 @@ from engine.hand import Hand, IllegalEvent
 from engine.kratzen_hand import KratzenHand
 from engine.kratzen_session import KratzenSession
 from engine.session import Session
-from vision.recognize.geometry import box_centre, box_diagonal, box_under, box_within
+from vision.recognize.geometry import box_centre, box_diagonal, box_iou, box_under, box_within
 
 from .games import TableGame, TrickView, game_of
 from .layout import UPCARD, TableLayout
@@ -643,6 +643,10 @@ class Watcher:
         twin = self._twin(s)
         if twin:
             return f"{twin} went out of sight just as {s.card} appeared beside it: it may be {twin}, moved"
+        strip = self._strip_of(s)
+        if strip:
+            return f"it lies within where {strip} lies under the cards laid since, and was never seen coming: " \
+                   f"it may be {strip}, partly covered"
         return ""
 
     def _firming(self, s: Seen) -> bool:
@@ -701,6 +705,24 @@ class Watcher:
                 if self._near(other.box, s.box) and not self.stabilizer.seen_coming(s.card, s.box, other.first_seen,
                                                                                    s.first_seen):
                     return code
+        return None
+
+    def _strip_of(self, s: Seen) -> str | None:
+        """A card of the trick in progress out of sight whose last box holds ``s``'s (``match_cover``), where ``s``
+        appeared in place, never seen carried in: ``s`` may be what shows of that card under the cards thrown
+        onto it, misread (held-out pile hand 701297: an 8d's edge read 9d under the 9h laid on it). A card
+        thrown onto the pile is seen coming, or lands apart from the card under it."""
+        hand, st, track = self.hand, self.stabilizer.settings, self._track(s)
+        if hand is None or track is None or track.came_from is None:
+            return None
+        if box_iou(track.came_from, track.box) < st.still_iou:
+            return None  # carried in: a card thrown there
+        for code in sorted(self._out_of_sight()):
+            last = self.vanished.get(code)
+            if last is None or box_within(s.box, last.box) < st.match_cover:
+                continue
+            if not self.stabilizer.seen_coming(s.card, s.box, last.first_seen, s.t):
+                return code
         return None
 
     def _turn_skipped(self, s: Seen, event: Event) -> str | None:
@@ -946,6 +968,10 @@ class Watcher:
             if target is not None and self._named_by_table(target):
                 s.claimed = f"re-read as {s.card}, but the table named it {s.replaces}"
                 return None, ""
+            over = self._laid_over(s.replaces, s)
+            if target is not None and over:
+                s.claimed = f"re-read as {s.card} under {over}, laid on it since: no better sight of {s.replaces}"
+                return None, ""
             if target is not None:  # the first read was wrong: correct it; it is no new card
                 return CardCorrected(target, c), ""  # also the last card of a hand over, until gathered
         if hand.phase == "done":
@@ -959,6 +985,18 @@ class Watcher:
             s.claimed = f"{s.card} lies on the upcard spot: the upcard found again, no play"
             return None, ""
         return self.game.event_for(hand, c, seat_place, s.place)
+
+    def _laid_over(self, code: str, s: Seen) -> str | None:
+        """A card laid after ``code`` that lies over it (``COVERED``), where ``s`` now reads the spot anew: the
+        reads are of a card half under another, no better than those it was named by (held-out pile hand
+        701313: a Qd read surely for seconds, re-read as Kd once the Td lay on it)."""
+        last = self.vanished.get(code)
+        if last is None:
+            return None
+        over = [x for x in self.seen.values() if x is not s and x.first_seen > last.first_seen]
+        if over and box_under(last.box, [x.box for x in over]) >= COVERED:
+            return max(over, key=lambda x: x.first_seen).card
+        return None
 
     def _named_by_table(self, position: int) -> bool:
         meta = self.session.log[position].meta or {}
