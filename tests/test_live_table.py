@@ -241,6 +241,28 @@ def test_a_card_seen_thrown_onto_the_last_one_is_no_card_moved_and_is_recorded_u
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 
 
+def test_a_card_thrown_exactly_onto_the_last_one_read_as_another_on_its_way_is_asked_not_a_correction():
+    """Anna's card is read Jh on its way and lands squarely on Cla's Th; the spot then reads Qh. It is no
+    re-read of the Th (held-out pile hand 701289 corrected Anna's right 7d to the 9d Beat's 8d was read
+    as), and the two reads disagree, so the table is asked, with both."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.lay("Th", "Cla")
+    (ax, ay, _, _), (cx, cy, _, _) = SPOT["Anna"], SPOT["Cla"]
+    for k in range(1, 13):  # carried from Anna's place towards Cla's, read on the way
+        x, y = ax + (cx - ax) * k / 16, ay + (cy - ay) * k / 16
+        t.frames(1, extra=[R("Jh", (x, y, x + 60, y + 90), 0.8)])
+    t.frames(2, hide={"Th"})  # lost from view as it lands
+    t.lying.pop("Th")
+    t.lying["Qh"] = SPOT["Cla"]
+    t.frames(16)
+    (ask,) = t.watcher.asks.values()
+    assert ask.kind == "card" and ask.player == "Anna" and [c for c, _ in ask.choices][:2] == ["Qh", "Jh"]
+    t.watcher.answer(ask.id, "Jh")
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+
+
 def test_a_lead_after_the_trick_was_gathered_is_no_card_found_again():
     t = Table()
     t.to_play()

@@ -431,10 +431,12 @@ class Stabilizer:
         if len(run) < self.settings.window:
             return []
         sure = sum(run[:self.settings.window]) >= self.settings.window * self.settings.sure_conf
-        coming = self._carried_in(track, new, t)  # thrown here: a new card, not this one read better
+        came = self._carried_in(track, t)  # thrown here: a new card, not this one read better
+        coming = new in came
         if not (sure or coming or len(run) >= self.settings.timid_factor * self.settings.window):
             return []
-        reread = track.unbroken and not coming and self._where_named(track)
+        in_place = track.unbroken and self._where_named(track)  # read anew where the card was named
+        reread = in_place and not came
         if track.fixed and (reread or (new == track.overruled and not coming)):
             return []  # the card the table named, read anew or read as the misread it overruled, slid a little
         gone = CardGone(track.id, track.card, t)
@@ -449,6 +451,10 @@ class Stabilizer:
         self.tracks.append(fresh)
         was = track.card if reread else None
         laid = [replace(e, replaces=was) if isinstance(e, CardLaid) else e for e in self._decide(fresh, t, impossible)]
+        if in_place and came and not coming:  # thrown squarely onto it, read as another on its way: which?
+            others = tuple((c, 0.0) for c in sorted(came - {new}))
+            laid = [replace(e, settled=False, choices=e.choices + others) if isinstance(e, CardLaid) else e
+                    for e in laid]
         return [gone] + laid
 
     def _where_named(self, track: Track) -> bool:
@@ -463,24 +469,29 @@ class Stabilizer:
             return not self._still_under(track)
         return track.named_box is not None and box_iou(track.named_box, track.box) >= self.settings.same_outline
 
-    def _carried_in(self, track: Track, new: str, t: float) -> bool:
-        """A card read as ``new`` was carried in after the card here was named, moving, and was lost
-        from view near here: it was thrown onto that card (a re-read has no such card coming). On the
+    def _carried_in(self, track: Track, t: float) -> set[str]:
+        """What cards were carried in after the card here was named, moving, and lost from view near here,
+        each as it was last read: one was thrown onto that card (a re-read has no card coming). On the
         virtual table's pile the thrown card is read on its way and lost as it lands; the spot's reads
         turn to it some frames later, however exactly it covers the last card."""
-        return self.seen_coming(new, track.box, track.named_at or t, t)
+        return self.carried_to(track.box, track.named_at or t, t)
 
     def seen_coming(self, card: str, box: tuple[float, float, float, float], since: float, t: float) -> bool:
         """A card read as ``card``, first seen since ``since`` and within ``carried_for`` of ``t``, was carried
         in moving and lost from view near ``box`` (or heading for it): a card thrown there, not one lying
-        near it read anew or moved a little. Only cards not yet named count: a card carried off is one
-        named where it lay."""
+        near it read anew or moved a little."""
+        return card in self.carried_to(box, since, t)
+
+    def carried_to(self, box: tuple[float, float, float, float], since: float, t: float) -> set[str]:
+        """The cards (as last read) first seen since ``since`` and within ``carried_for`` of ``t`` that were
+        carried in moving and lost from view near ``box``, or heading for it. Only cards not yet named
+        count: a card carried off is one named where it lay."""
         near = self.settings.carried_near * box_diagonal(box)
         coming = [Carried.of(o) for o in self.tracks
                   if o.card is None and o.missing and o.tops and _passing(o, self.settings.still_iou)]
         ahead = self.settings.carried_ahead
-        return any(c.card == card and c.first_seen >= since and c.apart(box, ahead) <= near
-                   and t - c.first_seen <= self.settings.carried_for for c in list(self._carried) + coming)
+        return {c.card for c in list(self._carried) + coming
+                if c.first_seen >= since and c.apart(box, ahead) <= near and t - c.first_seen <= self.settings.carried_for}
 
     def _still_under(self, track: Track) -> bool:
         """The card named here still shows its sides round the card now read here: one was thrown onto it."""
