@@ -490,8 +490,8 @@ class Stabilizer:
         coming = [Carried.of(o) for o in self.tracks
                   if o.card is None and o.missing and o.tops and _passing(o, self.settings.still_iou)]
         ahead = self.settings.carried_ahead
-        return {c.card for c in list(self._carried) + coming
-                if c.first_seen >= since and c.apart(box, ahead) <= near and t - c.first_seen <= self.settings.carried_for}
+        return {c.card for c in list(self._carried) + coming if c.first_seen >= since
+                and c.apart(box, ahead) <= near and t - c.first_seen <= self.settings.carried_for}
 
     def _still_under(self, track: Track) -> bool:
         """The card named here still shows its sides round the card now read here: one was thrown onto it."""
