@@ -222,6 +222,14 @@ def test_a_card_found_again_where_it_came_to_rest_is_asked_not_played_as_a_new_c
     assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
 
 
+def _carry_from_anna_to_cla(t: Table, read: str) -> None:
+    """A card carried from Anna's place towards Cla's, read as ``read`` on the way, not yet landed."""
+    (ax, ay, _, _), (cx, cy, _, _) = SPOT["Anna"], SPOT["Cla"]
+    for k in range(1, 13):
+        x, y = ax + (cx - ax) * k / 16, ay + (cy - ay) * k / 16
+        t.frames(1, extra=[R(read, (x, y, x + 60, y + 90), 0.8)])
+
+
 def test_a_card_seen_thrown_onto_the_last_one_is_no_card_moved_and_is_recorded_unasked():
     """Anna's Jh is read on its way from her seat and lost as it lands on Cla's Th, which goes out of sight
     under it while Beat's 9h still lies: the Jh is no Th carried on (a tuning pile hand, seed 103, asked
@@ -230,10 +238,7 @@ def test_a_card_seen_thrown_onto_the_last_one_is_no_card_moved_and_is_recorded_u
     t.to_play(anna="metcho")
     t.lay("9h", "Beat")
     t.lay("Th", "Cla")
-    (ax, ay, _, _), (cx, cy, _, _) = SPOT["Anna"], SPOT["Cla"]
-    for k in range(1, 13):  # carried from Anna's place towards Cla's, read on the way
-        x, y = ax + (cx - ax) * k / 16, ay + (cy - ay) * k / 16
-        t.frames(1, extra=[R("Jh", (x, y, x + 60, y + 90), 0.8)])
+    _carry_from_anna_to_cla(t, "Jh")
     t.frames(2)  # lost from view as it lands
     t.lying["Jh"] = _shifted("Cla", -10)
     t.frames(16, hide={"Th"})
@@ -249,10 +254,7 @@ def test_a_card_thrown_exactly_onto_the_last_one_read_as_another_on_its_way_is_a
     t.to_play(anna="metcho")
     t.lay("9h", "Beat")
     t.lay("Th", "Cla")
-    (ax, ay, _, _), (cx, cy, _, _) = SPOT["Anna"], SPOT["Cla"]
-    for k in range(1, 13):  # carried from Anna's place towards Cla's, read on the way
-        x, y = ax + (cx - ax) * k / 16, ay + (cy - ay) * k / 16
-        t.frames(1, extra=[R("Jh", (x, y, x + 60, y + 90), 0.8)])
+    _carry_from_anna_to_cla(t, "Jh")
     t.frames(2, hide={"Th"})  # lost from view as it lands
     t.lying.pop("Th")
     t.lying["Qh"] = SPOT["Cla"]

@@ -268,12 +268,18 @@ def _carried(card, start, step, frames):
     return [R(card, box=(x + k * step, y, x + k * step + 60, y + 90)) for k in range(frames)]
 
 
+def _laid_as_read_anew(way, pause=3, st=None):
+    """The cards laid where a 6h lies while ``way``'s reads come, then ``pause`` frames of the 6h alone,
+    then the spot reads 7h: a re-read of the 6h, or a card thrown onto it."""
+    frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("6h")]] * pause + [[R("7h")]] * 8
+    return [e for _, e in feed(st or Stabilizer(), frames) if not isinstance(e, CardGone)]
+
+
 def test_a_card_read_on_its_way_onto_a_named_card_and_lost_as_it_lands_is_a_new_card():
     """On a pile the thrown card is read while it is carried in, lost as it lands on the last card,
     and that spot's reads turn to it: however exactly it covers the last card, a new play."""
     way = _carried("7h", (-60, 100), 20, 5)  # comes in from the left, last seen at x 20-80
-    frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("6h")]] * 3 + [[R("7h")]] * 8
-    laid = [e for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+    laid = _laid_as_read_anew(way)
     assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", None)]
 
 
@@ -281,22 +287,19 @@ def test_a_card_read_once_on_its_way_onto_a_named_card_is_a_new_card_however_exa
     """Thrown fast, a card is read once in flight near the pile and never again until the spot's reads
     turn to it (tuning pile hand 132: the Th exactly on the Js was taken for the Js read better)."""
     once = R("7h", box=(20, 100, 80, 190))
-    frames = [[R("6h")]] * 6 + [[R("6h"), once]] + [[R("6h")]] * 3 + [[R("7h")]] * 8
-    laid = [e for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+    laid = _laid_as_read_anew([once])
     assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", None)]
 
 
 def test_a_card_carried_in_and_lost_from_view_long_before_the_spot_is_read_anew_is_no_evidence():
     way = _carried("7h", (-60, 100), 20, 5)
-    frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("6h")]] * 100 + [[R("7h")]] * 8
-    laid = [e for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+    laid = _laid_as_read_anew(way, pause=100)
     assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", "6h")]
 
 
 def test_a_card_carried_elsewhere_leaves_a_re_read_a_re_read():
     way = _carried("7h", (-660, 700), 20, 5)
-    frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("6h")]] * 3 + [[R("7h")]] * 8
-    laid = [e for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+    laid = _laid_as_read_anew(way)
     assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", "6h")]
 
 
@@ -304,8 +307,7 @@ def test_a_card_carried_in_read_as_another_is_a_new_card_its_two_reads_left_to_t
     """Thrown onto the 6h, it was read 8h on its way and reads 7h lying: no re-read of the 6h, and no sure
     card either (held-out pile hand 701289: Beat's 8d, read 9d as it lay on Anna's 7d, corrected the 7d)."""
     way = _carried("8h", (-60, 100), 20, 5)
-    frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("6h")]] * 3 + [[R("7h")]] * 8
-    laid = [e for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+    laid = _laid_as_read_anew(way)
     assert [(e.card, e.replaces, e.settled) for e in laid] == [("6h", None, True), ("7h", None, False)]
     assert [c for c, _ in laid[1].choices] == ["7h", "8h"]
 
@@ -314,22 +316,19 @@ def test_a_card_thrown_fast_and_lost_from_view_short_of_the_spot_it_was_heading_
     """A card thrown fast blurs and is lost a step or two short of where it lands (seed 8 of the
     pile hands: a Jh lost 184 px from the 8h it landed on, beyond the 177 px of near)."""
     way = _carried("7h", (-220, 100), 30, 5)  # last seen at x -100 to -40, 200 px short, coming 30 px a frame
-    frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("6h")]] * 3 + [[R("7h")]] * 8
-    laid = [e for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+    laid = _laid_as_read_anew(way)
     assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", None)]
 
 
 def test_a_card_lost_from_view_as_far_off_going_away_from_the_spot_is_no_evidence():
     way = _carried("7h", (20, 100), -30, 5)  # last seen at x -100 to -40 too, going the other way
-    frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("6h")]] * 3 + [[R("7h")]] * 8
-    laid = [e for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+    laid = _laid_as_read_anew(way)
     assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", "6h")]
 
 
 def test_a_card_already_lying_still_elsewhere_before_the_spot_is_read_anew_is_no_evidence():
     still = [R("7h", box=(20, 100, 80, 190))] * 5
-    frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in still] + [[R("6h")]] * 3 + [[R("7h")]] * 8
-    laid = [e for _, e in feed(Stabilizer(min_hits=6), frames) if not isinstance(e, CardGone)]
+    laid = _laid_as_read_anew(still, st=Stabilizer(min_hits=6))
     assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", "6h")]
 
 
