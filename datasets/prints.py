@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 from vision.recognize import BACK
 
 from .art import INDEX_TEXT
+from .clutter import FONTS, _words
 
 
 def vary_print(face: np.ndarray, rng: np.random.Generator, blank_index: float = 0.4) -> np.ndarray:
@@ -99,3 +100,57 @@ def _glyph(text: str, font, ink: tuple, paper: tuple, plate: bool) -> Image.Imag
         d.rounded_rectangle((0, 0, img.width - 1, img.height - 1), radius=2 * pad, fill=tuple(ink) + (255,))
     d.text((pad - l, pad - t), text, font=font, fill=(tuple(paper) if plate else tuple(ink)) + (255,))
     return img
+
+
+def engrave_ace(face: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``face``, an ace of one big centre pip, as many printers make it: the pip grown and engraved
+    (paper-coloured lines and a ring inside it) and the maker's imprint in small type around it.
+    Real packs do (the photos' poker aces of spades); a head that learned that print and text mean a
+    coupon drops such aces as no card. Only the ace's centre is touched: its indices stay."""
+    img = face.copy()
+    h, w = img.shape[:2]
+    centre = np.zeros((h, w), bool)
+    centre[int(h * 0.28):int(h * 0.72), int(w * 0.2):int(w * 0.8)] = True
+    light = img.mean(axis=2) > 180
+    pip = ~light & centre
+    ys, xs = np.nonzero(pip)
+    if pip.sum() < 0.01 * h * w or ys.min() <= h * 0.29 or ys.max() >= h * 0.71 or xs.min() <= w * 0.21:
+        return img  # no pip alone in the middle: a picture (a German-suited ace), left as it is
+    paper = np.median(img[light], axis=0) if light.any() else np.full(3, 240.0)
+    ink = np.median(img[pip], axis=0)
+    grow = rng.uniform(1.2, 1.9)
+    cy, cx = ys.mean(), xs.mean()
+    m = np.float32([[grow, 0, cx * (1 - grow)], [0, grow, cy * (1 - grow)]])
+    big = cv2.warpAffine(pip.astype(np.uint8), m, (w, h), flags=cv2.INTER_NEAREST) > 0
+    img[pip] = paper
+    img[big] = ink
+    inner = cv2.erode(big.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=max(2, int(w * 0.02))) > 0
+    yy, xx = np.mgrid[0:h, 0:w]
+    ang, gap = rng.uniform(0, np.pi), rng.uniform(3, 7) * w / 200
+    lines = (np.sin((xx * np.cos(ang) + yy * np.sin(ang)) * np.pi / gap) > rng.uniform(0.3, 0.8)) & inner
+    ring = inner & ~(cv2.erode(inner.astype(np.uint8), np.ones((3, 3), np.uint8),
+                               iterations=max(1, int(w * 0.015))) > 0)
+    img[lines | ring] = paper
+    _imprint(img, rng, ys.min() - (grow - 1) * (cy - ys.min()), ys.max() + (grow - 1) * (ys.max() - cy), ink)
+    return img
+
+
+def _imprint(img: np.ndarray, rng: np.random.Generator, top: float, bottom: float, ink: np.ndarray) -> None:
+    """A maker's name above ``top`` and lines of small type below ``bottom``, centred, in ``ink``."""
+    h, w = img.shape[:2]
+    colour = tuple(float(v) for v in ink)
+    for y0, lines, scale in ((top - h * 0.04, 1, rng.uniform(0.4, 0.7)), (bottom + h * 0.06, int(rng.integers(1, 4)),
+                                                                          rng.uniform(0.22, 0.35))):
+        font = int(rng.choice(FONTS))
+        y = int(y0)
+        for _ in range(lines):
+            text = _words(rng, int(rng.integers(6, 22)))
+            (tw, th), _ = cv2.getTextSize(text, font, scale * w / 200, 1)
+            if int(h * 0.2) < y < int(h * 0.82):
+                cv2.putText(img, text, (max(2, (w - tw) // 2), y), font, scale * w / 200, colour, 1, cv2.LINE_AA)
+            y += int(th * 1.9)
+
+
+def engraved_aces(pack: dict[str, np.ndarray], rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """``pack`` with its aces engraved (:func:`engrave_ace`) where they are one pip in the middle."""
+    return {code: engrave_ace(face, rng) if code[0] == "A" and code != BACK else face for code, face in pack.items()}

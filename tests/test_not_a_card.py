@@ -64,3 +64,21 @@ def test_the_not_a_card_head_learns_crops_apart_and_its_threshold_spares_the_car
     scores = row.chance(x.astype(np.float32))
     tau = threshold(scores, y)
     assert (scores[y == 0] >= tau).mean() <= DROP_CARDS and (scores[y == 1] >= tau).mean() > 0.9
+
+
+def test_a_frame_cut_through_a_card_leaves_it_at_the_edge_with_its_share_in_view():
+    from vision.training.train_not_card import OPTIONS, cut_by_frame
+
+    scene = render_scene(510_002, all_packs(), OPTIONS)
+    h, w = scene.image.shape[:2]
+    for seed in range(20):
+        cut = cut_by_frame(scene, np.random.default_rng(seed))
+        ch, cw = cut.image.shape[:2]
+        if (ch, cw) == (h, w):
+            continue  # no card to cut through where the frame would stay wide enough
+        assert ch <= h and cw <= w and (ch < h or cw < w)
+        shares = [c.visible / max(o.visible, 1e-9) for c, o in zip(cut.cards, scene.cards)]
+        assert all(0.0 <= s <= 1.0 + 1e-6 for s in shares)
+        assert any(0.2 < s < 0.8 for s in shares)  # the card the frame was cut through
+        return
+    raise AssertionError("no frame was cut in 20 tries")

@@ -263,3 +263,32 @@ def test_a_pack_reprinted_with_its_own_index_keeps_its_pips_and_its_back():
     assert changed[corners].mean() > 0.02  # an index of its own in the corners
     assert changed[~corners].mean() < changed[corners].mean() / 2  # the pips stay where they were
     assert not (one["9s"] == one["Ts"]).all()
+
+
+def test_an_engraved_ace_grows_its_pip_and_keeps_its_indices():
+    import numpy as np
+
+    from datasets.art import scanned_pack
+    from datasets.prints import engrave_ace
+
+    face = scanned_pack("swiss-french")["As"]
+    ace = engrave_ace(face, np.random.default_rng(2))
+    h, w = face.shape[:2]
+    assert ace.shape == face.shape and not (ace == face).all()
+    corner = (slice(0, int(0.2 * h)), slice(0, int(0.2 * w)))
+    assert (ace[corner] == face[corner]).all()  # the indices stay
+
+    def inked(img: np.ndarray) -> int:
+        return int((img[int(0.28 * h):int(0.72 * h)].mean(axis=2) < 180).sum())
+
+    assert inked(ace) > inked(face)  # grown, with lines of type around it
+
+
+def test_an_ace_that_is_a_picture_is_not_engraved():
+    import numpy as np
+
+    from datasets.art import scanned_pack
+    from datasets.prints import engrave_ace
+
+    face = scanned_pack("swiss-german")["As"]
+    assert (engrave_ace(face, np.random.default_rng(2)) == face).all()

@@ -21,13 +21,15 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from datasets.art import BACK, all_packs
-from datasets.prints import vary_print
-from datasets.scenes import SceneOptions, render_scene
+from datasets.prints import engraved_aces, vary_print
+from datasets.scenes import PlacedCard, Scene, SceneOptions, render_scene
 from vision.recognize import CLASSIFIER, FRAME
 from vision.recognize.deck import classifier_digest
 from vision.recognize.geometry import quad_iou, rectify
@@ -41,12 +43,16 @@ CLEAR_IOU = 0.02  # a box meeting every card less than this holds none
 DROP_CARDS = 0.002  # the threshold drops at most this share of the learning seeds' card crops
 HIDDEN, EPOCHS, BATCH, RATE, DECAY = 64, 40, 256, 1e-3, 1e-4  # the head: small, a few seconds to learn
 TUNE_SHARE = 0.2  # the last fifth of the learning seeds' crops chooses the threshold; the head never sees it
+CUT_RATE = 0.3  # share of scenes whose frame is cut through a card: a card at the picture's edge is a card
 
 
 def scene_crops(rec: Recognizer, seed: int, packs: dict) -> tuple[list[np.ndarray], list[int], list[str]]:
     """Crops of one scene's boxes and prop outlines, each labelled 1 (no card) or 0 (a card or a back),
     and where each came from (``card``, ``box`` on no card, ``prop`` outline)."""
     scene = render_scene(seed, packs, OPTIONS)
+    rng = np.random.default_rng((seed, 5))
+    if rng.random() < CUT_RATE:
+        scene = cut_by_frame(scene, rng)
     rgb = scene.image
     detected = rec.detect_cards(rgb)
     quads = rec.refine(rgb, [q for q, _ in detected]) if detected else []
@@ -58,7 +64,7 @@ def scene_crops(rec: Recognizer, seed: int, packs: dict) -> tuple[list[np.ndarra
         kinds.append(kind)
 
     for q in quads:
-        meets = [(quad_iou(q, c.quad), c.visible) for c in scene.cards]
+        meets = [(quad_iou(_in_view(q, rgb.shape), _in_view(c.quad, rgb.shape)), c.visible) for c in scene.cards]
         if any(iou >= CARD_IOU and visible >= 0.35 for iou, visible in meets):
             keep(q, 0, "card")
         elif max((iou for iou, _ in meets), default=0.0) < CLEAR_IOU:
@@ -69,6 +75,50 @@ def scene_crops(rec: Recognizer, seed: int, packs: dict) -> tuple[list[np.ndarra
     return crops, labels, kinds
 
 
+def cut_by_frame(scene: Scene, rng: np.random.Generator) -> Scene:
+    """``scene`` seen by a camera that looks a little aside: one side of the picture cut off through a
+    card, so that card lies at the picture's edge, part of it out of view. The crop of such a card runs
+    past the picture (its edge pixels drawn out), and a head that never saw one drops it as no card
+    (the real photos' aces at the edge did). Cards keep the share of them still in view."""
+    cards = [c for c in scene.cards if c.visible >= 0.5]
+    h, w = scene.image.shape[:2]
+    if not cards:
+        return scene
+    quad = cards[int(rng.integers(len(cards)))].quad
+    side, at = int(rng.integers(4)), rng.uniform(0.3, 0.7)
+    lo, hi = (quad[:, side % 2].min(), quad[:, side % 2].max())
+    line = int(round(lo + at * (hi - lo)))
+    x0, y0, x1, y1 = 0, 0, w, h
+    if side == 0:
+        x0 = line
+    elif side == 1:
+        y0 = line
+    elif side == 2:
+        x1 = line
+    else:
+        y1 = line
+    if min(x1 - x0, y1 - y0) < 160 or x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+        return scene
+    frame = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+    shift = np.float32([x0, y0])
+
+    def moved(card: PlacedCard) -> PlacedCard:
+        inside, _ = cv2.intersectConvexConvex(frame, np.asarray(card.quad, np.float32))
+        share = inside / max(abs(cv2.contourArea(np.asarray(card.quad, np.float32))), 1e-6)
+        return replace(card, quad=card.quad - shift, visible=card.visible * share)
+
+    return replace(scene, image=np.ascontiguousarray(scene.image[y0:y1, x0:x1]),
+                   cards=[moved(c) for c in scene.cards], props=[p - shift for p in scene.props])
+
+
+def _in_view(quad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The part of outline ``quad`` inside the picture (a convex polygon; the quad where none is)."""
+    h, w = shape[:2]
+    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    area, poly = cv2.intersectConvexConvex(frame, np.asarray(quad, np.float32))
+    return poly.reshape(-1, 2) if poly is not None and area > 0 else np.asarray(quad, np.float32)
+
+
 def _inside(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
     h, w = shape[:2]
     return bool((quad[:, 0] >= 0).all() and (quad[:, 0] < w).all() and (quad[:, 1] >= 0).all() and (quad[:, 1] < h).all())
@@ -76,12 +126,15 @@ def _inside(quad: np.ndarray, shape: tuple[int, ...]) -> bool:
 
 def printed_packs(rng: np.random.Generator, n: int = 3, base: dict | None = None) -> list[dict]:
     """``base`` (default: the training packs) as they are and as ``n`` other printers made them
-    (datasets.prints)."""
+    (datasets.prints), every other one with engraved aces (:func:`datasets.prints.engraved_aces`)."""
     base = all_packs() if base is None else base
     out = [base]
     for _ in range(n):
-        out.append({name: {code: face if code == BACK else vary_print(face, rng) for code, face in pack.items()}
-                    for name, pack in base.items()})
+        varied = {name: {code: face if code == BACK else vary_print(face, rng) for code, face in pack.items()}
+                  for name, pack in base.items()}
+        if len(out) % 2:  # every other printer engraves its aces and prints its name on them
+            varied = {name: engraved_aces(pack, rng) for name, pack in varied.items()}
+        out.append(varied)
     return out
 
 
