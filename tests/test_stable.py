@@ -1,6 +1,6 @@
 """Stable card events from noisy per-frame reads."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pytest
 
@@ -515,3 +515,29 @@ def test_a_card_read_off_its_whole_face_counts_those_reads_in_a_row_and_a_card_l
     assert run >= 4 and prob == pytest.approx(0.95)
     feed(st, [[P("Ah", 0.57, under=(1,))]])  # a card thrown across it: only a part of it shows
     assert track.named_whole()[0] == 0
+
+
+def test_a_card_thrown_onto_a_spot_read_as_another_and_unnamed_is_a_card_of_its_own_from_when_it_came():
+    """The edge of a covered card, read Qd now and then, was never named; a Qs thrown onto it is no part of
+    that spot's reads before it came (held-out pile hand 701430: the Qs took the strip's start and was
+    recorded before the Ks laid a second earlier)."""
+    strip = R("Qd", 0.52)
+    way = _carried("Qs", (-60, 100), 20, 5)
+    frames = [[strip], []] * 3 + [[w] for w in way] + [[]] * 2 + [[R("Qs", 0.6)]] * 12  # lost as it lands
+    laid = [e for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+    assert [e.card for e in laid] == ["Qs"]
+    assert laid[0].first_seen >= 13 / REFERENCE_FPS  # when it lay there, not when the strip was first read
+
+
+def test_a_card_read_only_timidly_on_its_way_onto_a_named_card_is_no_re_read_of_it():
+    """Thrown onto the 6h, the card was read at 0.4 on its way (blurred, half under the hand) and 7h lying:
+    a new card, not the 6h read better (held-out pile hand 701426: a 9h so thrown corrected the Ah to Th)."""
+    way = [replace(r, confidence=0.4) for r in _carried("7h", (-60, 100), 20, 5)]
+    laid = _laid_as_read_anew(way)
+    assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", None)]
+
+
+def test_a_timid_read_that_never_moved_is_no_card_carried_in():
+    still = [R("7h", 0.4, box=(20, 100, 80, 190))] * 5
+    laid = _laid_as_read_anew(still)
+    assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", "6h")]

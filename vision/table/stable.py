@@ -162,6 +162,12 @@ class Glimpse:
     reads: int = 0
     lay_box: tuple[float, float, float, float] | None = None  # where it has been read about since ``lay_since``
     lay_since: float = 0.0  # timid boxes jitter more than ``still_iou`` allows: this only asks "about there"
+    came_from: tuple[float, float, float, float] | None = None  # its first read's box
+
+    def carried(self, still_iou: float) -> bool:
+        """Read more than once and moved from where it was first read: a card on its way, read timidly
+        (blurred, half under the hand that throws it), as a track's card is seen passing."""
+        return self.reads > 1 and self.came_from is not None and box_iou(self.came_from, self.box) < still_iou
 
     def still(self) -> bool:
         """It was read again where it came to rest: a card lying, not a hand passing."""
@@ -256,6 +262,9 @@ class Stabilizer:
         """Follow where timid reads come, frame to frame, as tracks follow counted reads: each glimpse takes
         at most one read a frame, the nearest; one unseen for ``gone_after`` frames is forgotten."""
         span = self.settings.gone_after / self.fps
+        for g in self.glimpses:
+            if t - g.last > span and g.carried(self.settings.still_iou):
+                self._carried.append(Carried.of_glimpse(g))
         self.glimpses = [g for g in self.glimpses if t - g.last <= span]
         pairs = [(box_iou(g.box, r.box), i, j) for i, g in enumerate(self.glimpses) for j, r in enumerate(timid)]
         # one read each, best overlap first: two cards read on each other stay two glimpses
@@ -265,7 +274,7 @@ class Stabilizer:
         seen = set(paired.values())
         for j, r in enumerate(timid):
             if j not in seen:
-                g = Glimpse(r.box, t, t, r.box, t)
+                g = Glimpse(r.box, t, t, r.box, t, came_from=r.box)
                 g.see(r, t, self.settings.still_iou, self.settings.match_iou)
                 self.glimpses.append(g)
 
@@ -325,6 +334,7 @@ class Stabilizer:
                   tr.id, i) for tr in self.tracks for i, r in enumerate(reads)]
         paired = _best_first(pairs, lambda iou, tid, i: iou >= self.settings.match_iou or
                              box_cover(boxes[tid], reads[i].box) >= self.settings.match_cover)
+        paired = {tid: i for tid, i in paired.items() if not self._thrown_over(tid, reads[i], t)}
         out: dict[int, Read] = {tid: reads[i] for tid, i in paired.items()}
         used = set(paired.values())
         for i, r in enumerate(reads):
@@ -334,6 +344,20 @@ class Stabilizer:
                 self.tracks.append(tr)
                 out[tr.id] = r
         return out
+
+    def _thrown_over(self, track_id: int, read: Read, t: float) -> bool:
+        """``read`` is of a card seen carried onto a spot whose unnamed track had read as another card until
+        now: what lay there (the edge of a covered card, read otherwise) is not this card, nor did this card
+        come when that track began. The track ends, unnamed, and the read starts the thrown card's own
+        (held-out pile hand 701430: Erich's Qs, thrown onto a strip read Qd, took the strip's start and was
+        recorded before Doris's Ks)."""
+        track = next(tr for tr in self.tracks if tr.id == track_id)
+        if track.card is not None or track.glimpsed or not track.firsts or read.card in track.firsts:
+            return False
+        if read.card not in self.carried_to(track.box, track.first_seen, t):
+            return False
+        self.tracks.remove(track)
+        return True
 
     def _glimpsed_at(self, box: tuple[float, float, float, float]) -> float | None:
         """Since when a glimpse has lain within ``box``, where a card is first read surely: that card, its
@@ -484,11 +508,14 @@ class Stabilizer:
 
     def carried_to(self, box: tuple[float, float, float, float], since: float, t: float) -> set[str]:
         """The cards (as last read) first seen since ``since`` and within ``carried_for`` of ``t`` that were
-        carried in moving and lost from view near ``box``, or heading for it. Only cards not yet named
-        count: a card carried off is one named where it lay."""
+        carried in moving and lost from view near ``box``, or heading for it; read surely or only timidly
+        on their way (a glimpse that moved: held-out pile hand 701426, a 9h thrown onto the Ah read at
+        0.3-0.5 and then Th, corrected the Ah). Only cards not yet named count: a card carried off is one
+        named where it lay."""
         near = self.settings.carried_near * box_diagonal(box)
         coming = [Carried.of(o) for o in self.tracks
                   if o.card is None and o.missing and o.tops and _passing(o, self.settings.still_iou)]
+        coming += [Carried.of_glimpse(g) for g in self.glimpses if g.last < t and g.carried(self.settings.still_iou)]
         ahead = self.settings.carried_ahead
         return {c.card for c in list(self._carried) + coming if c.first_seen >= since
                 and c.apart(box, ahead) <= near and t - c.first_seen <= self.settings.carried_for}
@@ -512,6 +539,11 @@ class Carried:
     @classmethod
     def of(cls, track: Track) -> Carried:
         return cls(track.tops[-1][0], track.box, track.first_seen, track.step())
+
+    @classmethod
+    def of_glimpse(cls, glimpse: Glimpse) -> Carried:
+        """A card carried in read only timidly, as its reads named it most."""
+        return cls(max(glimpse.votes, key=glimpse.votes.__getitem__), glimpse.box, glimpse.since)
 
     def apart(self, box: tuple[float, float, float, float], ahead: float) -> float:
         """How near ``box`` the card came or was heading: a card thrown fast is lost from view (blurred)
