@@ -162,12 +162,16 @@ class Glimpse:
     reads: int = 0
     lay_box: tuple[float, float, float, float] | None = None  # where it has been read about since ``lay_since``
     lay_since: float = 0.0  # timid boxes jitter more than ``still_iou`` allows: this only asks "about there"
-    came_from: tuple[float, float, float, float] | None = None  # its first read's box
+    came_from: tuple[float, float, float, float] | None = None  # its first read's box (``box`` where not given)
+
+    def __post_init__(self) -> None:
+        if self.came_from is None:
+            self.came_from = self.box
 
     def carried(self, still_iou: float) -> bool:
         """Read more than once and moved from where it was first read: a card on its way, read timidly
         (blurred, half under the hand that throws it), as a track's card is seen passing."""
-        return self.reads > 1 and self.came_from is not None and box_iou(self.came_from, self.box) < still_iou
+        return self.reads > 1 and box_iou(self.came_from, self.box) < still_iou
 
     def still(self) -> bool:
         """It was read again where it came to rest: a card lying, not a hand passing."""
@@ -274,7 +278,7 @@ class Stabilizer:
         seen = set(paired.values())
         for j, r in enumerate(timid):
             if j not in seen:
-                g = Glimpse(r.box, t, t, r.box, t, came_from=r.box)
+                g = Glimpse(r.box, t, t, r.box, t)
                 g.see(r, t, self.settings.still_iou, self.settings.match_iou)
                 self.glimpses.append(g)
 
@@ -334,7 +338,10 @@ class Stabilizer:
                   tr.id, i) for tr in self.tracks for i, r in enumerate(reads)]
         paired = _best_first(pairs, lambda iou, tid, i: iou >= self.settings.match_iou or
                              box_cover(boxes[tid], reads[i].box) >= self.settings.match_cover)
-        paired = {tid: i for tid, i in paired.items() if not self._thrown_over(tid, reads[i], t)}
+        by_id = {tr.id: tr for tr in self.tracks}
+        over = {tid for tid, i in paired.items() if self._thrown_over(by_id[tid], reads[i], t)}
+        self.tracks = [tr for tr in self.tracks if tr.id not in over]  # ended unnamed: the read starts its own
+        paired = {tid: i for tid, i in paired.items() if tid not in over}
         out: dict[int, Read] = {tid: reads[i] for tid, i in paired.items()}
         used = set(paired.values())
         for i, r in enumerate(reads):
@@ -345,19 +352,15 @@ class Stabilizer:
                 out[tr.id] = r
         return out
 
-    def _thrown_over(self, track_id: int, read: Read, t: float) -> bool:
+    def _thrown_over(self, track: Track, read: Read, t: float) -> bool:
         """``read`` is of a card seen carried onto a spot whose unnamed track had read as another card until
         now: what lay there (the edge of a covered card, read otherwise) is not this card, nor did this card
-        come when that track began. The track ends, unnamed, and the read starts the thrown card's own
-        (held-out pile hand 701430: Erich's Qs, thrown onto a strip read Qd, took the strip's start and was
-        recorded before Doris's Ks)."""
-        track = next(tr for tr in self.tracks if tr.id == track_id)
+        come when that track began, so that track ends and the read starts the thrown card's own (held-out
+        pile hand 701430: Erich's Qs, thrown onto a strip read Qd, took the strip's start and was recorded
+        before Doris's Ks)."""
         if track.card is not None or track.glimpsed or not track.firsts or read.card in track.firsts:
             return False
-        if read.card not in self.carried_to(track.box, track.first_seen, t):
-            return False
-        self.tracks.remove(track)
-        return True
+        return read.card in self.carried_to(track.box, track.first_seen, t)
 
     def _glimpsed_at(self, box: tuple[float, float, float, float]) -> float | None:
         """Since when a glimpse has lain within ``box``, where a card is first read surely: that card, its

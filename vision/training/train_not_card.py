@@ -88,22 +88,13 @@ def cut_by_frame(scene: Scene, rng: np.random.Generator) -> Scene:
     side, at = int(rng.integers(4)), rng.uniform(0.3, 0.7)
     lo, hi = (quad[:, side % 2].min(), quad[:, side % 2].max())
     line = int(round(lo + at * (hi - lo)))
-    x0, y0, x1, y1 = 0, 0, w, h
-    if side == 0:
-        x0 = line
-    elif side == 1:
-        y0 = line
-    elif side == 2:
-        x1 = line
-    else:
-        y1 = line
+    x0, y0, x1, y1 = (line if k == side else edge for k, edge in enumerate((0, 0, w, h)))  # the side cut off
     if min(x1 - x0, y1 - y0) < 160 or x0 < 0 or y0 < 0 or x1 > w or y1 > h:
         return scene
-    frame = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
     shift = np.float32([x0, y0])
 
     def moved(card: PlacedCard) -> PlacedCard:
-        inside, _ = cv2.intersectConvexConvex(frame, np.asarray(card.quad, np.float32))
+        inside, _ = _within(card.quad, (x0, y0, x1, y1))
         share = inside / max(abs(cv2.contourArea(np.asarray(card.quad, np.float32))), 1e-6)
         return replace(card, quad=card.quad - shift, visible=card.visible * share)
 
@@ -111,11 +102,15 @@ def cut_by_frame(scene: Scene, rng: np.random.Generator) -> Scene:
                    cards=[moved(c) for c in scene.cards], props=[p - shift for p in scene.props])
 
 
+def _within(quad: np.ndarray, box: tuple[float, float, float, float]) -> tuple[float, np.ndarray | None]:
+    """The area and outline of the part of convex outline ``quad`` inside ``box`` (x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = box
+    return cv2.intersectConvexConvex(np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]), np.asarray(quad, np.float32))
+
+
 def _in_view(quad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """The part of outline ``quad`` inside the picture (a convex polygon; the quad where none is)."""
-    h, w = shape[:2]
-    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    area, poly = cv2.intersectConvexConvex(frame, np.asarray(quad, np.float32))
+    area, poly = _within(quad, (0, 0, shape[1], shape[0]))
     return poly.reshape(-1, 2) if poly is not None and area > 0 else np.asarray(quad, np.float32)
 
 
