@@ -617,6 +617,27 @@ def test_without_zones_a_card_read_only_timidly_as_it_landed_keeps_its_turn_befo
     assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
 
 
+def test_a_card_thrown_onto_the_last_one_and_read_only_timidly_there_keeps_its_turn_before_the_next():
+    """Held-out pile hand 701446: Beat's 9s, read surely on its way, landed half on the Qs and was read only
+    timidly there; taken for a part of the Qs, it did not hold back Cla's 6c thrown after it, and each card
+    went to the other player."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    x, y, _, _ = SPOT["Beat"]
+    for k in range(1, 9):  # Cla's Th on its way onto the 9h, read surely, lost as it lands ...
+        cx, cy = 480 + (x + 30 - 480) * k / 10, 350 + (y + 30 - 350) * k / 10
+        t.frames(1, extra=[R("Th", (cx, cy, cx + 60, cy + 90), 0.8)])
+    landed = R("Th", (x + 30, y + 30, x + 90, y + 120), 0.4)  # ... lies half on it, read only timidly
+    t.frames(10, extra=[landed])
+    t.lying["Jh"] = SPOT["Cla"]  # Anna's Jh lands clear of both and is read surely at once
+    t.frames(10, extra=[landed])
+    assert t.played() == [("Beat", "9h")]
+    t.lying["Th"] = landed.box  # the Th reads surely at last
+    t.frames(12)
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+
+
 @pytest.mark.parametrize("layout", [None, "zones"], ids=["without zones", "with zones"])
 def test_the_upcard_read_only_timidly_once_its_track_ended_does_not_hold_up_the_lead(layout):
     """Held-out pile hand 701126: on a patterned cloth the upcard's reads fell under min_conf and its track

