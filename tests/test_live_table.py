@@ -27,7 +27,8 @@ from vision.table.answers import RecordAnswers, Unhurried
 from vision.table.layout import TableLayout
 from vision.table.live import LiveTable, run
 from vision.table.sources import Frame, Resilient
-from vision.table.watch import AnswerError, Watcher
+from vision.table.stable import Carried, Glimpse
+from vision.table.watch import AnswerError, Seen, Watcher
 
 SEATS = ("Anna", "Beat", "Cla")
 # where each card lies (x1, y1, x2, y2): the upcard spot and one spot per player
@@ -636,6 +637,43 @@ def test_a_card_thrown_onto_the_last_one_and_read_only_timidly_there_keeps_its_t
     t.lying["Th"] = landed.box  # the Th reads surely at last
     t.frames(12)
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+
+
+def test_a_card_misread_timidly_as_it_lands_on_the_last_one_does_not_hold_back_its_own_sure_read():
+    """Tuning pile hand 130: Doris's Ts, read 6s on its way and as it landed on the Ks, then Ts surely; its
+    own first reads are no earlier card still being read, so it is recorded without waiting."""
+    t = Table()
+    t.to_play()
+    t.lay("9h", "Beat")
+    x, y, _, _ = SPOT["Beat"]
+    for k in range(1, 8):  # Cla's Th on its way onto the 9h, misread 6h, lost short of it ...
+        cx, cy = 480 + (x + 30 - 480) * k / 10, 350 + (y + 30 - 350) * k / 10
+        t.frames(1, extra=[R("6h", (cx, cy, cx + 60, cy + 90), 0.8)])
+    t.frames(2)
+    t.frames(6, extra=[R("6h", (x + 30, y + 30, x + 90, y + 120), 0.4)])  # ... as it lands, only timidly
+    t.lying["Th"] = (x + 55, y + 45, x + 115, y + 135)  # then surely, its box a little off the timid reads
+    t.frames(12)
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+
+
+@pytest.mark.parametrize("named, last, thrown", [("Th", 2.0, True), ("9h", 2.0, False), ("Kh", 2.0, False),
+                                                  ("Jh", 2.0, False), ("Th", 1.5, False)],
+                         ids=["a card seen coming", "the card under it", "a card the table holds",
+                              "the waiting card itself", "not read since the waiting card came"])
+def test_a_timid_read_on_the_last_card_is_a_card_thrown_onto_it_only_if_seen_coming_and_read_beside_the_next(
+        named, last, thrown):
+    """Tuning pile hands 127 and 130: the 8h's own timid strip, and a Ts misread 6s as it landed, each held
+    back a card as if another card lay on the last one unread."""
+    t = Table()
+    w = t.watcher
+    box = (130, 70, 190, 160)
+    k = Seen(1, "9h", SPOT["Beat"], None, 0.5, 1.0, 1.0)
+    s = Seen(3, "Jh", SPOT["Cla"], None, 1.5, 2.0, 1.0)
+    w.now = 2.0
+    w.stabilizer._carried.extend(Carried(c, box, 1.0) for c in ("Th", "9h", "Kh", "Jh"))
+    g = Glimpse(box, 1.0, last, box, 1.0, votes={named: 1.0}, reads=8)
+    known = [k, Seen(2, "Kh", SPOT["upcard"], None, 0.0, 1.0, 1.0)]
+    assert w._thrown_onto(g, k, s, known) is thrown
 
 
 @pytest.mark.parametrize("layout", [None, "zones"], ids=["without zones", "with zones"])

@@ -935,7 +935,7 @@ class Watcher:
             lay = g.lay()
             if lay is None or lay >= s.first_seen or self.now - lay > patience:
                 continue
-            if any(k.first_seen <= lay and box_within(g.box, k.box) > 0 and not self._thrown_onto(g, k, s)
+            if any(k.first_seen <= lay and box_within(g.box, k.box) > 0 and not self._thrown_onto(g, k, s, known)
                    for k in known):
                 continue  # on a card that lay there before: a part of it read timidly
             if self.layout is not None and self._place(g.box) is None:
@@ -943,12 +943,16 @@ class Watcher:
             return True
         return False
 
-    def _thrown_onto(self, g: Glimpse, k: Seen, s: Seen) -> bool:
-        """A card other than ``s`` was seen carried onto where glimpse ``g`` lies over ``k`` after ``k`` lay
-        and before ``s`` came: ``g`` is that card read timidly, not a part of ``k`` (held-out pile hand
-        701446: a 9s thrown half onto the Qs, read at 0.3-0.5, let the 6c thrown after it take its turn)."""
-        came = self.stabilizer.carried_to(g.box, k.first_seen, self.now, before=s.first_seen)
-        return bool(came - {k.card, s.card})
+    def _thrown_onto(self, g: Glimpse, k: Seen, s: Seen, known: list[Seen]) -> bool:
+        """Glimpse ``g`` over ``k`` names a card seen carried there after ``k`` lay and before ``s`` came, and is
+        still read after ``s`` came: a card thrown onto ``k``; not a part of ``k`` or of another card the table
+        holds, nor ``s``'s own first reads (held-out pile hand 701446: a 9s thrown half onto the Qs, read at
+        0.3-0.5, let the 6c thrown after it take its turn; tuning pile hand 130: a Ts misread 6s as it landed
+        held itself back; 127: the 8h's own timid strip held back the 7h)."""
+        named = max(g.votes, key=g.votes.__getitem__)
+        if g.last <= s.first_seen or named == s.card or any(named == o.card for o in known):
+            return False
+        return named in self.stabilizer.carried_to(g.box, k.first_seen, self.now, before=s.first_seen)
 
     def _accounted(self, code: str) -> str:
         hand = self.hand
