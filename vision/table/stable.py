@@ -168,6 +168,11 @@ class Glimpse:
         if self.came_from is None:
             self.came_from = self.box
 
+    @property
+    def named(self) -> str:
+        """The card its timid reads named most."""
+        return max(self.votes, key=self.votes.__getitem__)
+
     def carried(self, still_iou: float) -> bool:
         """Read more than once and moved from where it was first read: a card on its way, read timidly
         (blurred, half under the hand that throws it), as a track's card is seen passing."""
@@ -360,7 +365,7 @@ class Stabilizer:
         before Doris's Ks)."""
         if track.card is not None or track.glimpsed or not track.firsts or read.card in track.firsts:
             return False
-        return read.card in self.carried_to(track.box, track.first_seen, t)
+        return self.seen_coming(read.card, track.box, track.first_seen, t)
 
     def _glimpsed_at(self, box: tuple[float, float, float, float]) -> float | None:
         """Since when a glimpse has lain within ``box``, where a card is first read surely: that card, its
@@ -503,11 +508,12 @@ class Stabilizer:
         turn to it some frames later, however exactly it covers the last card."""
         return self.carried_to(track.box, track.named_at or t, t)
 
-    def seen_coming(self, card: str, box: tuple[float, float, float, float], since: float, t: float) -> bool:
-        """A card read as ``card``, first seen since ``since`` and within ``carried_for`` of ``t``, was carried
-        in moving and lost from view near ``box`` (or heading for it): a card thrown there, not one lying
-        near it read anew or moved a little."""
-        return card in self.carried_to(box, since, t)
+    def seen_coming(self, card: str, box: tuple[float, float, float, float], since: float, t: float,
+                    before: float = float("inf")) -> bool:
+        """A card read as ``card``, first seen since ``since`` (and before ``before``) and within ``carried_for``
+        of ``t``, was carried in moving and lost from view near ``box`` (or heading for it): a card thrown
+        there, not one lying near it read anew or moved a little."""
+        return card in self.carried_to(box, since, t, before)
 
     def carried_to(self, box: tuple[float, float, float, float], since: float, t: float,
                    before: float = float("inf")) -> set[str]:
@@ -547,7 +553,7 @@ class Carried:
     @classmethod
     def of_glimpse(cls, glimpse: Glimpse) -> Carried:
         """A card carried in read only timidly, as its reads named it most."""
-        return cls(max(glimpse.votes, key=glimpse.votes.__getitem__), glimpse.box, glimpse.since)
+        return cls(glimpse.named, glimpse.box, glimpse.since)
 
     def apart(self, box: tuple[float, float, float, float], ahead: float) -> float:
         """How near ``box`` the card came or was heading: a card thrown fast is lost from view (blurred)

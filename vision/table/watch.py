@@ -949,10 +949,10 @@ class Watcher:
         holds, nor ``s``'s own first reads (held-out pile hand 701446: a 9s thrown half onto the Qs, read at
         0.3-0.5, let the 6c thrown after it take its turn; tuning pile hand 130: a Ts misread 6s as it landed
         held itself back; 127: the 8h's own timid strip held back the 7h)."""
-        named = max(g.votes, key=g.votes.__getitem__)
+        named = g.named
         if g.last <= s.first_seen or named == s.card or any(named == o.card for o in known):
             return False
-        return named in self.stabilizer.carried_to(g.box, k.first_seen, self.now, before=s.first_seen)
+        return self.stabilizer.seen_coming(named, g.box, k.first_seen, self.now, before=s.first_seen)
 
     def _accounted(self, code: str) -> str:
         hand = self.hand
