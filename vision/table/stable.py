@@ -55,6 +55,7 @@ class CardLaid:
     choices: tuple[tuple[str, float], ...] = ()  # the likely possible cards, best first, with their vote shares
     settled: bool = True  # False: the reads never agreed surely, the card lay still too long unnamed (ask)
     favoured: str | None = None  # the impossible card most reads named, where this card is their next best
+    thrown: float | None = None  # when it was first seen coming, where it lies on a card it was thrown onto
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,7 @@ class Track:
     lain_still: bool = False  # it has lain still once: later jumps of its box are the camera's, not its way
     rest: tuple[float, float, float, float] | None = None  # where it last lay still
     glimpsed_since: float | None = None  # since when a glimpse lay where its first counted read came (_glimpsed_at)
+    thrown: float | None = None  # when it was first seen coming, where its reads took over a card it was thrown onto
 
     def arrived(self) -> float:
         """When it came onto the table: where it was read only timidly at first (a card landing under
@@ -390,7 +392,7 @@ class Stabilizer:
         if track.missing >= self.settings.gone_after:
             self.tracks.remove(track)
             if track.card is None and _passing(track, self.settings.still_iou):
-                self._carried.append(Carried.of(track))
+                self._carried.append(Carried.of(track, self._sure_way))
             return [CardGone(track.id, track.card, t)] if track.card else []
         if track.card is not None:
             return self._replaced(track, t, impossible)
@@ -419,7 +421,7 @@ class Stabilizer:
         choices = tuple((c, round(v / possible, 3)) for v, c in options[:3])
         return [CardLaid(track.id, track.card, track.box, t, best / possible, track.arrived(),
                          confidence=track.sureness(track.card, self.settings.alternative_weight), choices=choices,
-                         settled=settled, favoured=top if guess else None)]
+                         settled=settled, favoured=top if guess else None, thrown=track.thrown)]
 
     def _doubtful(self, track: Track, card: str, support: float) -> bool:
         """``card`` was seen carried in, named mostly so on its way too, and, named now, would be asked
@@ -443,6 +445,11 @@ class Stabilizer:
         return top in impossible and 2 * track.mentions.get(card, 0) < track.reads
 
     @property
+    def _sure_way(self) -> float:
+        """What the reads of a card on its way must weigh to name it surely: as much as a card lying needs."""
+        return self.settings.min_hits * self.settings.sure_conf
+
+    @property
     def _edge_hits(self) -> int:
         return max(self.settings.edge_hits, self.settings.min_hits)
 
@@ -453,7 +460,10 @@ class Stabilizer:
     def _replaced(self, track: Track, t: float, impossible) -> list:
         """The recent reads all name one other possible card, surely enough: a new card lies here. A
         card seen coming (``_carried_in``) and read here since needs only ``window`` reads, however
-        timid: a card thrown onto the pile lies half on cards much like it and is read at 0.6-0.65."""
+        timid: a card thrown onto the pile lies half on cards much like it and is read at 0.6-0.65. Where
+        the card seen coming was read as another on its way, surely or landing where the last was named,
+        the two reads disagree and the table is asked (held-out pile hand 701513: a 7d read surely on its
+        way, read 9d at 0.8 lying on the Kc)."""
         if not track.tops or not self._still(track):
             return []  # a card being swept off the table is not a new card
         new = track.tops[-1][0]
@@ -464,7 +474,8 @@ class Stabilizer:
             return []
         sure = sum(run[:self.settings.window]) >= self.settings.window * self.settings.sure_conf
         came = self._carried_in(track, t)  # thrown here: a new card, not this one read better
-        coming = new in came
+        names = {c.card for c in came}
+        coming = new in names
         if not (sure or coming or len(run) >= self.settings.timid_factor * self.settings.window):
             return []
         in_place = track.unbroken and self._where_named(track)  # read anew where the card was named
@@ -473,7 +484,8 @@ class Stabilizer:
             return []  # the card the table named, read anew or read as the misread it overruled, slid a little
         gone = CardGone(track.id, track.card, t)
         self.tracks.remove(track)
-        fresh = Track(self._next, track.box, first_seen=t)
+        thrown = min((c.first_seen for c in came if c.card == new), default=None)  # when it was first seen coming
+        fresh = Track(self._next, track.box, first_seen=t, thrown=thrown)
         self._next += 1
         fresh.votes = {new: float(self.settings.window)}
         fresh.firsts = {new: [len(run), sum(run)]}  # how surely the spot now reads as the new card
@@ -483,8 +495,8 @@ class Stabilizer:
         self.tracks.append(fresh)
         was = track.card if reread else None
         laid = [replace(e, replaces=was) if isinstance(e, CardLaid) else e for e in self._decide(fresh, t, impossible)]
-        if in_place and came and not coming:  # thrown squarely onto it, read as another on its way: which?
-            others = tuple((c, 0.0) for c in sorted(came - {new}))
+        if came and not coming and (in_place or any(c.sure for c in came)):  # read as another on its way: which?
+            others = tuple((c, 0.0) for c in sorted(names - {new}))
             laid = [replace(e, settled=False, choices=e.choices + others) if isinstance(e, CardLaid) else e
                     for e in laid]
         return [gone] + laid
@@ -501,12 +513,12 @@ class Stabilizer:
             return not self._still_under(track)
         return track.named_box is not None and box_iou(track.named_box, track.box) >= self.settings.same_outline
 
-    def _carried_in(self, track: Track, t: float) -> set[str]:
-        """What cards were carried in after the card here was named, moving, and lost from view near here,
-        each as it was last read: one was thrown onto that card (a re-read has no card coming). On the
-        virtual table's pile the thrown card is read on its way and lost as it lands; the spot's reads
-        turn to it some frames later, however exactly it covers the last card."""
-        return self.carried_to(track.box, track.named_at or t, t)
+    def _carried_in(self, track: Track, t: float) -> list[Carried]:
+        """The cards carried in after the card here was named, moving, and lost from view near here: one was
+        thrown onto that card (a re-read has no card coming). On the virtual table's pile the thrown card is
+        read on its way and lost as it lands; the spot's reads turn to it some frames later, however exactly
+        it covers the last card."""
+        return self._carried_near(track.box, track.named_at or t, t)
 
     def seen_coming(self, card: str, box: tuple[float, float, float, float], since: float, t: float,
                     before: float = float("inf")) -> bool:
@@ -522,13 +534,18 @@ class Stabilizer:
         only timidly on their way (a glimpse that moved: held-out pile hand 701426, a 9h thrown onto the Ah read at
         0.3-0.5 and then Th, corrected the Ah). Only cards not yet named count: a card carried off is one
         named where it lay."""
+        return {c.card for c in self._carried_near(box, since, t, before)}
+
+    def _carried_near(self, box: tuple[float, float, float, float], since: float, t: float,
+                      before: float = float("inf")) -> list[Carried]:
+        """The cards :meth:`carried_to` names, as they were seen carried."""
         near = self.settings.carried_near * box_diagonal(box)
-        coming = [Carried.of(o) for o in self.tracks
+        coming = [Carried.of(o, self._sure_way) for o in self.tracks
                   if o.card is None and o.missing and o.tops and _passing(o, self.settings.still_iou)]
         coming += [Carried.of_glimpse(g) for g in self.glimpses if g.last < t and g.carried(self.settings.still_iou)]
         ahead = self.settings.carried_ahead
-        return {c.card for c in list(self._carried) + coming if since <= c.first_seen < before
-                and c.apart(box, ahead) <= near and t - c.first_seen <= self.settings.carried_for}
+        return [c for c in list(self._carried) + coming if since <= c.first_seen < before
+                and c.apart(box, ahead) <= near and t - c.first_seen <= self.settings.carried_for]
 
     def _still_under(self, track: Track) -> bool:
         """The card named here still shows its sides round the card now read here: one was thrown onto it."""
@@ -545,10 +562,12 @@ class Carried:
     box: tuple[float, float, float, float]  # where it was last seen
     first_seen: float
     step: tuple[float, float] = (0.0, 0.0)  # how far it moved between its last two reads
+    sure: bool = False  # its reads on its way named it as surely as reads of a card lying name one
 
     @classmethod
-    def of(cls, track: Track) -> Carried:
-        return cls(track.tops[-1][0], track.box, track.first_seen, track.step())
+    def of(cls, track: Track, sure_way: float) -> Carried:
+        card = track.tops[-1][0]
+        return cls(card, track.box, track.first_seen, track.step(), track.on_the_way.get(card, 0.0) >= sure_way)
 
     @classmethod
     def of_glimpse(cls, glimpse: Glimpse) -> Carried:

@@ -133,6 +133,14 @@ class Seen:
     named_by: str = "camera"  # "table" once a person named it in answer to an ask
     favoured: str | None = None  # the impossible card the reads named most (see CardLaid.favoured)
     came: tuple[float, ...] = ()  # when it came onto the table: first seen, and before that (Watcher._arrivals)
+    thrown: float | None = None  # when it was first seen coming, where it took over the reads of a card under it
+
+    @property
+    def played_at(self) -> float:
+        """When it was played, for the order of play: a card thrown onto another is read there only some frames
+        after it lands, and a card thrown after it may be read sooner (held-out pile hands 701506, 701561: the
+        later card was asked for as the seat in turn's, and every play after it went to the wrong seat)."""
+        return self.first_seen if self.thrown is None else min(self.thrown, self.first_seen)
 
 
 class Watcher:
@@ -362,13 +370,24 @@ class Watcher:
     def impossible(self) -> set[str]:
         """Cards a newly seen card cannot be: none of the game's pack, lying elsewhere in view, or played
         earlier this hand (unless it vanished from the trick in progress, or lies under cards thrown onto it: then it may
-        be coming back)."""
+        be coming back; so may one under the cards of the trick just played out, while that trick still lies)."""
         out = {s.card for s in self.seen.values()} | (ALL_CODES - self.game.pack)
         hand = self.hand
         if hand is not None and hand.phase != "done":
             out |= self.game.played(hand)
-            out -= self._out_of_sight()  # missing or covered: either may show again
+            out -= self._out_of_sight() | self._under_last_trick()  # missing or covered: either may show again
         return out
+
+    def _under_last_trick(self) -> set[str]:
+        """Cards of the trick just played out that are out of sight while another of it lies in view: a strip of
+        one, under the cards thrown onto it, may be read again (tuning pile hands 126, 128, 129: the last card,
+        recorded in its turn, closed the trick while a strip under it was still read; its reads named a card
+        played already, and their next-best was asked about as the next lead)."""
+        played = self.game.tricks(self.hand)[-1:]
+        if not played:
+            return set()
+        codes, on_table = set(played[0].cards), {s.card for s in self.seen.values()}
+        return codes - on_table if codes & on_table else set()
 
     def missing(self) -> set[str]:
         """Cards of the trick in progress that are no longer on the table, nor under cards on it."""
@@ -480,7 +499,7 @@ class Watcher:
         return set(trick.cards) - on_table - rereads - self.excused
 
     def pending(self) -> list[Seen]:
-        return sorted((s for s in self.seen.values() if not s.claimed), key=lambda s: (s.first_seen, s.track))
+        return sorted((s for s in self.seen.values() if not s.claimed), key=lambda s: (s.played_at, s.track))
 
     def status(self) -> dict[str, Any]:
         state, reason = self.state, self.reason
@@ -507,7 +526,7 @@ class Watcher:
         place = self._place(ev.box)
         s = Seen(ev.track, ev.card, ev.box, place, ev.first_seen, ev.t, ev.support, replaces=ev.replaces,
                  confidence=ev.confidence, choices=ev.choices, settled=ev.settled, favoured=ev.favoured,
-                 came=self._arrivals(ev.card, ev.first_seen, ev.box))
+                 came=self._arrivals(ev.card, ev.first_seen, ev.box), thrown=ev.thrown)
         if self.layout is not None and place is None:
             s.claimed = "outside every zone"
         self.seen[ev.track] = s
@@ -919,7 +938,7 @@ class Watcher:
         another card was seen thrown onto it (``_thrown_onto``)."""
         st = self.stabilizer
         for tr in st.tracks:
-            if tr.card is not None or tr.arrived() >= s.first_seen:
+            if tr.card is not None or tr.arrived() >= s.played_at:
                 continue
             if sum(tr.hits) < st.settings.min_hits and tr.glimpsed_since is None:
                 continue  # a flicker, unless its glimpse was seen before
@@ -933,7 +952,7 @@ class Watcher:
                  *(self.vanished[c] for c in self._out_of_sight() | face_up if c in self.vanished)]
         for g in st.glimpses:
             lay = g.lay()
-            if lay is None or lay >= s.first_seen or self.now - lay > patience:
+            if lay is None or lay >= s.played_at or self.now - lay > patience:
                 continue
             if any(k.first_seen <= lay and box_within(g.box, k.box) > 0 and not self._thrown_onto(g, k, s, known)
                    for k in known):
