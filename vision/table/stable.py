@@ -392,7 +392,7 @@ class Stabilizer:
         if track.missing >= self.settings.gone_after:
             self.tracks.remove(track)
             if track.card is None and _passing(track, self.settings.still_iou):
-                self._carried.append(Carried.of(track, self._sure_way))
+                self._carried.append(Carried.of(track, self._sure_weight))
             return [CardGone(track.id, track.card, t)] if track.card else []
         if track.card is not None:
             return self._replaced(track, t, impossible)
@@ -406,7 +406,7 @@ class Stabilizer:
         possible = sum(v for v, _ in options)
         best = options[0][0]
         unclear = best < self.settings.min_support * possible or best < self.settings.min_share * total
-        timid = best / possible * total < self.settings.min_hits * self.settings.sure_conf  # a hand half over it
+        timid = best / possible * total < self._sure_weight  # a hand half over it
         if (unclear or timid or self._doubtful(track, options[0][1], best / possible)) and \
                 t - track.first_seen < self.settings.ask_after:
             return []  # wait for a clear, sure majority, or for a carried card's reads lying still
@@ -445,8 +445,9 @@ class Stabilizer:
         return top in impossible and 2 * track.mentions.get(card, 0) < track.reads
 
     @property
-    def _sure_way(self) -> float:
-        """What the reads of a card on its way must weigh to name it surely: as much as a card lying needs."""
+    def _sure_weight(self) -> float:
+        """What the reads naming a card must weigh to name it surely, lying or on its way: ``min_hits`` reads
+        at ``sure_conf``."""
         return self.settings.min_hits * self.settings.sure_conf
 
     @property
@@ -540,7 +541,7 @@ class Stabilizer:
                       before: float = float("inf")) -> list[Carried]:
         """The cards :meth:`carried_to` names, as they were seen carried."""
         near = self.settings.carried_near * box_diagonal(box)
-        coming = [Carried.of(o, self._sure_way) for o in self.tracks
+        coming = [Carried.of(o, self._sure_weight) for o in self.tracks
                   if o.card is None and o.missing and o.tops and _passing(o, self.settings.still_iou)]
         coming += [Carried.of_glimpse(g) for g in self.glimpses if g.last < t and g.carried(self.settings.still_iou)]
         ahead = self.settings.carried_ahead
@@ -565,9 +566,9 @@ class Carried:
     sure: bool = False  # its reads on its way named it as surely as reads of a card lying name one
 
     @classmethod
-    def of(cls, track: Track, sure_way: float) -> Carried:
+    def of(cls, track: Track, sure_weight: float) -> Carried:
         card = track.tops[-1][0]
-        return cls(card, track.box, track.first_seen, track.step(), track.on_the_way.get(card, 0.0) >= sure_way)
+        return cls(card, track.box, track.first_seen, track.step(), track.on_the_way.get(card, 0.0) >= sure_weight)
 
     @classmethod
     def of_glimpse(cls, glimpse: Glimpse) -> Carried:
