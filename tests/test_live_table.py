@@ -659,6 +659,48 @@ def test_a_card_thrown_onto_the_last_one_keeps_its_turn_though_the_spot_reads_it
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 
 
+def test_a_card_covered_before_it_was_named_is_asked_with_a_frame_from_before_it_was_covered(tmp_path):
+    """Held-out pile hand 701565: Doris's Kc, read only timidly for a second, was covered by Anna's 7d and never
+    recorded; the 7d went to Doris and every later play a seat on. Now it is asked about, and the question shows
+    the card as it lay before the other covered it, not the card on top."""
+    import cv2
+
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    extra: list = []
+    table = LiveTable(t.watcher, lambda img: [R(c, b) for c, b in t.lying.items()] + extra, tmp_path)
+    shade: dict[int, float] = {}  # a frame's grey -> its time
+
+    def frames(n: int, reads: list) -> None:
+        for _ in range(n):
+            extra[:] = reads
+            grey = 7 * len(shade) % 250
+            shade[grey] = t.t
+            t.notices += table.process(Frame(np.full((480, 640, 3), grey, np.uint8), t.t, len(shade)))
+            t.t += 0.05
+
+    x, y, x2, y2 = SPOT["Cla"]
+    for s in range(5, 0, -1):  # Cla's Qh carried in from the right, read at 0.55 all along
+        frames(1, [R("Qh", (x + 20 * s, y, x2 + 20 * s, y2), 0.55)])
+    frames(8, [R("Qh", SPOT["Cla"], 0.55)])
+    ax, ay, _, _ = SPOT["Anna"]
+    for k in range(1, 9):  # Anna's Jh on its way onto it, read surely, lost as it lands exactly on it
+        cx, cy = ax + (x - ax) * k / 10, ay + (y - ay) * k / 10
+        last_seen = t.t
+        frames(1, [R("Qh", SPOT["Cla"], 0.55), R("Jh", (cx, cy, cx + 60, cy + 90), 0.8)])
+    frames(2, [])
+    t.lying["Jh"] = SPOT["Cla"]
+    frames(12, [])
+    (ask,) = [n.data for n in t.notices if n.kind == "ask"]
+    assert ask["read"] == "Qh" and ask["player"] == "Cla" and ask["seen_at"] == round(last_seen, 3)
+    grey = int(cv2.imread(str(tmp_path / ask["snapshot"]))[..., 0].mean().round())
+    assert last_seen - 0.1 - 1e-9 <= shade[grey] <= last_seen  # a kept frame from before it was covered
+    t.notices += t.watcher.answer(ask["id"], "Qh")
+    frames(2, [])
+    assert t.played() == [("Beat", "9h"), ("Cla", "Qh"), ("Anna", "Jh")]
+
+
 def test_a_strip_of_a_card_of_the_trick_just_played_out_read_again_is_that_card_not_a_new_lead():
     """Tuning pile hands 126, 128, 129: once the last card closed the trick, the strip of a card under it, read
     again, named a card played already; its next-best read was asked about as the next lead."""

@@ -16,6 +16,7 @@ class R:
     alternatives: list = field(default_factory=list)
     cut: bool = False
     corners: list = field(default_factory=list)
+    under: tuple = ()  # the reads lying on this card (vision.recognize.layers)
 
 
 def feed(st, frames, impossible=frozenset(), sides=None):
@@ -564,3 +565,45 @@ def test_a_timid_read_that_never_moved_is_no_card_carried_in():
     still = [R("7h", 0.4, box=(20, 100, 80, 190))] * 5
     laid = _laid_as_read_anew(still)
     assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", "6h")]
+
+
+def _covered_while_waiting(first: str = "Kc", impossible=frozenset(), then: int = 0, strip: bool = False):
+    """A card carried in and lying still, read only at 0.55 (so it waits for surer reads, ``_doubtful``),
+    then a 7d thrown onto it from the other side: lost as it lands, read there surely after."""
+    kc = _carried(first, (0, 100), 20, 5)
+    lying = R(first, 0.55, under=(1,) if strip else ())
+    frames = [[replace(r, confidence=0.55, under=lying.under)] for r in kc] + [[lying]] * 8
+    way = _carried("7d", (260, 100), -20, 5)
+    frames += [[lying, w] for w in way] + [[]] * 2 + [[R("7d", 0.9)]] * 20 + [[]] * then
+    return feed(Stabilizer(), frames, impossible)
+
+
+def test_a_card_lying_still_unnamed_when_a_card_is_thrown_onto_it_is_named_then_and_asked():
+    """It is asked with its reads, from when it came, and with the time it was last seen for its picture
+    (held-out pile hand 701565: a Kc read timidly for a second was covered by the 7d and never recorded)."""
+    ev = _covered_while_waiting()
+    laid = [(i, e) for i, e in ev if isinstance(e, CardLaid)]
+    assert [(e.card, e.settled) for _, e in laid] == [("Kc", False), ("7d", True)]
+    (i, kc), (_, d7) = laid
+    assert kc.first_seen == 0.0 and kc.covered == 17 / REFERENCE_FPS and kc.choices[0][0] == "Kc"
+    assert d7.first_seen > kc.first_seen and d7.covered is None
+
+
+def test_a_card_under_the_card_thrown_onto_it_is_gone_only_once_that_card_is():
+    """Out of sight under it, it still lies on the table: its question stays open until the trick is taken."""
+    ev = _covered_while_waiting(then=20)
+    gone = [(i, e.card) for i, e in ev if isinstance(e, CardGone)]
+    assert [c for _, c in gone] == ["7d", "Kc"] and gone[1][0] == gone[0][0] + 1
+
+
+def test_a_strip_of_a_card_played_already_covered_by_a_thrown_card_is_no_new_card():
+    """Its reads favour a card that cannot be new here: the track ends unnamed, as before."""
+    laid = [e for _, e in _covered_while_waiting(impossible={"Kc"}) if isinstance(e, CardLaid)]
+    assert [e.card for e in laid] == ["7d"]
+
+
+def test_a_strip_showing_under_a_card_covered_by_a_thrown_card_is_no_new_card():
+    """It never lay whole on top: what shows of a card under the pile, read as another (tuning pile 11: a 7d's
+    edge read 6d, covered by the 8s), ends unnamed, as before."""
+    laid = [e for _, e in _covered_while_waiting(strip=True) if isinstance(e, CardLaid)]
+    assert [e.card for e in laid] == ["7d"]

@@ -200,3 +200,22 @@ def test_the_benchmarks_person_names_the_card_rendered_where_the_camera_asks_els
     assert answers(None, ask("card", (102, 98, 158, 192))) == "Jh"
     assert answers(None, ask("card", (0, 0, 40, 60))) == "record's answer to card"  # no card there: a cloth's dot
     assert answers(None, ask("missed", (102, 98, 158, 192))) == "record's answer to missed"
+
+
+def test_the_benchmarks_person_names_a_covered_card_from_the_picture_its_question_shows():
+    """Asked about a card covered since it was last seen, a person looks at the picture of it then, not at
+    the card now on top of it."""
+    from vision.table.virtual import SeenAnswers
+    from vision.table.watch import Ask
+
+    img = np.zeros((240, 320, 3), np.uint8)
+    kc = {"card": "Kc", "quad": _quad(100, 100, 160, 190), "visible": 1.0}
+    d7 = {"card": "7d", "quad": _quad(102, 98, 162, 188), "visible": 1.0}
+    camera = TruthCamera([(0.0, img, [kc]), (0.5, img, [{**kc, "visible": 0.2}, d7])], np.random.default_rng(1))
+    list(camera.frames())
+    answers = SeenAnswers(camera, _Said())
+
+    def ask(seen_at):
+        return Ask(1, 5, "Kc", [("Kc", 0.6)], (100, 100, 160, 190), None, "play", "Beat", "why", 0.5, seen_at=seen_at)
+    assert answers(None, ask(None)) == "7d"
+    assert answers(None, ask(0.2)) == "Kc"

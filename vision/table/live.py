@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections import deque
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterable
@@ -35,6 +36,10 @@ class Timing:
 
 
 MAT_UNSEEN = 5.0  # seconds the mat's markers may stay out of view (a hand over them) before the page warns
+# A card covered before it was named is asked about with a frame from before: frames of the last RECALL
+# seconds are kept, one every RECALL_EVERY (a card is covered within a second or two of lying still; a
+# 1920x1080 frame is 6 MB, so 20 of them, not every frame).
+RECALL, RECALL_EVERY = 2.0, 0.1
 
 
 class LiveTable:
@@ -51,6 +56,7 @@ class LiveTable:
         # numbers do, and so does every run's): an earlier hand's evidence is never overwritten.
         self.run, self.processed = f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}", 0
         self.timing = Timing()
+        self._recent: deque[tuple[float, np.ndarray, str]] = deque()  # (t, frame, snapshot name), oldest first
 
     def set_layout(self, layout: TableLayout | None) -> None:
         """Zones to use from now on (the camera screen may redraw them while the camera runs)."""
@@ -74,6 +80,9 @@ class LiveTable:
         if self.snapshots is not None:
             meta["snapshot"] = f"{self.run}-{self.processed:07d}.jpg"
         notices = self.watcher.reads(reads, frame.t, meta, sides_in(frame.image))
+        if self.snapshots is not None:
+            self._keep(frame, meta["snapshot"])
+            self._picture_covered(notices)
         if self.snapshots is not None and any(n.kind in ("recorded", "ask") for n in notices):
             save_snapshot(self.snapshots, frame.image, meta["snapshot"])
         if self.keep_annotated:
@@ -81,6 +90,26 @@ class LiveTable:
         self.timing.frames += 1
         self.timing.busy += time.perf_counter() - start
         return notices
+
+    def _keep(self, frame: Frame, name: str) -> None:
+        """Keep ``frame`` among the recent ones a covered card's question may need (see RECALL)."""
+        if not self._recent or frame.t - self._recent[-1][0] >= RECALL_EVERY:
+            self._recent.append((frame.t, frame.image, name))
+        while self._recent and frame.t - self._recent[0][0] > RECALL:
+            self._recent.popleft()
+
+    def _picture_covered(self, notices: list[Notice]) -> None:
+        """An ask about a card covered since it was last seen shows the last kept frame from before then, where
+        one is kept: the frame now shows the card on top of it."""
+        for n in notices:
+            ask = self.watcher.asks.get(n.data["id"]) if n.kind == "ask" else None
+            if ask is None or ask.seen_at is None:
+                continue
+            before = [(img, name) for t, img, name in self._recent if t <= ask.seen_at]
+            if before:
+                img, ask.snapshot = before[-1]
+                save_snapshot(self.snapshots, img, ask.snapshot)
+                n.data["snapshot"] = ask.snapshot
 
     def _watch_mat(self, t: float) -> None:
         """Warn when the mat's markers stay out of view: the zones then lie where the mat was last seen,

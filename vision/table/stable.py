@@ -56,6 +56,7 @@ class CardLaid:
     settled: bool = True  # False: the reads never agreed surely, the card lay still too long unnamed (ask)
     favoured: str | None = None  # the impossible card most reads named, where this card is their next best
     thrown: float | None = None  # when it was first seen coming, where it lies on a card it was thrown onto
+    covered: float | None = None  # named only once a card thrown onto it hid it: when it was last seen (its picture)
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,8 @@ class Track:
     rest: tuple[float, float, float, float] | None = None  # where it last lay still
     glimpsed_since: float | None = None  # since when a glimpse lay where its first counted read came (_glimpsed_at)
     thrown: float | None = None  # when it was first seen coming, where its reads took over a card it was thrown onto
+    read_at: float = 0.0  # when it was last read
+    under: bool = False  # it lay whole on top, unnamed, when a card seen coming was thrown onto it: it lies under that
 
     def arrived(self) -> float:
         """When it came onto the table: where it was read only timidly at first (a card landing under
@@ -126,6 +129,11 @@ class Track:
         if n:
             return conf / n
         return self.votes.get(card, 0.0) / (alternative_weight * max(1, self.mentions.get(card, 0)))
+
+    @property
+    def top(self) -> str:
+        """The card its votes name most, possible or not."""
+        return max(self.votes, key=self.votes.__getitem__)
 
     def named_whole(self) -> tuple[int, float]:
         """How many of the last reads in a row named its card off the whole card, nothing on it, and the
@@ -231,7 +239,7 @@ class Stabilizer:
             if len(track.hits) > self.settings.window:
                 track.hits.popleft()
             if read is not None:
-                track.box, track.missing = read.box, 0
+                track.box, track.missing, track.read_at = read.box, 0, t
                 track.corners = list(getattr(read, "corners", None) or [])
                 track.cut = bool(getattr(read, "cut", False))
                 track.vote(read, self.settings.alternative_weight)
@@ -342,12 +350,14 @@ class Stabilizer:
         lay = {tr.id: self._lying(tr) for tr in self.tracks}
         trust = self.settings.ahead_trust
         pairs = [(max(box_iou(tr.box, r.box), box_iou(lay[tr.id], r.box), trust * box_iou(ahead[tr.id], r.box)),
-                  tr.id, i) for tr in self.tracks for i, r in enumerate(reads)]
+                  tr.id, i) for tr in self.tracks if not tr.under for i, r in enumerate(reads)]
         paired = _best_first(pairs, lambda iou, tid, i: iou >= self.settings.match_iou or
                              box_cover(boxes[tid], reads[i].box) >= self.settings.match_cover)
         by_id = {tr.id: tr for tr in self.tracks}
         over = {tid for tid, i in paired.items() if self._thrown_over(by_id[tid], reads[i], t)}
-        self.tracks = [tr for tr in self.tracks if tr.id not in over]  # ended unnamed: the read starts its own
+        for tid in over:  # one that lay whole on top lies under the thrown card, to be named; any other ends unnamed
+            by_id[tid].under = self._lay_on_top(by_id[tid])
+        self.tracks = [tr for tr in self.tracks if tr.id not in over or tr.under]  # the read starts its own
         paired = {tid: i for tid, i in paired.items() if tid not in over}
         out: dict[int, Read] = {tid: reads[i] for tid, i in paired.items()}
         used = set(paired.values())
@@ -362,12 +372,17 @@ class Stabilizer:
     def _thrown_over(self, track: Track, read: Read, t: float) -> bool:
         """``read`` is of a card seen carried onto a spot whose unnamed track had read as another card until
         now: what lay there (the edge of a covered card, read otherwise) is not this card, nor did this card
-        come when that track began, so that track ends and the read starts the thrown card's own (held-out
-        pile hand 701430: Erich's Qs, thrown onto a strip read Qd, took the strip's start and was recorded
-        before Doris's Ks)."""
+        come when that track began, so that track ends (or lies under it: :meth:`_lay_on_top`) and the read
+        starts the thrown card's own (held-out pile hand 701430: Erich's Qs, thrown onto a strip read Qd, took
+        the strip's start and was recorded before Doris's Ks)."""
         if track.card is not None or track.glimpsed or not track.firsts or read.card in track.firsts:
             return False
         return self.seen_coming(read.card, track.box, track.first_seen, t)
+
+    def _lay_on_top(self, track: Track) -> bool:
+        """``track``'s card lay still, seen whole with nothing on it in ``min_hits`` reads: a card laid on top of the
+        pile. A strip showing under the cards on it (tuning pile 11: a 7d's edge read 6d) never is."""
+        return track.lain_still and sum(n for n, _ in track.whole.values()) >= self.settings.min_hits
 
     def _glimpsed_at(self, box: tuple[float, float, float, float]) -> float | None:
         """Since when a glimpse has lain within ``box``, where a card is first read surely: that card, its
@@ -389,18 +404,20 @@ class Stabilizer:
         return track.box
 
     def _decide(self, track: Track, t: float, impossible) -> list:
-        if track.missing >= self.settings.gone_after:
+        if track.missing >= self.settings.gone_after and not (track.under and self._lain_on(track)):
             self.tracks.remove(track)
             if track.card is None and _passing(track, self.settings.still_iou):
                 self._carried.append(Carried.of(track, self._sure_weight))
             return [CardGone(track.id, track.card, t)] if track.card else []
         if track.card is not None:
             return self._replaced(track, t, impossible)
+        if track.under:
+            return self._name_under(track, t, impossible)
         if sum(track.hits) < self.settings.min_hits or not self._still(track):
             return []
         track.lain_still = True
         total = sum(track.votes.values())
-        options = sorted(((v, c) for c, v in track.votes.items() if c not in impossible), reverse=True)
+        options = _options(track, impossible)
         if not options:
             return []
         possible = sum(v for v, _ in options)
@@ -411,17 +428,36 @@ class Stabilizer:
                 t - track.first_seen < self.settings.ask_after:
             return []  # wait for a clear, sure majority, or for a carried card's reads lying still
         # the reads favour a card that cannot be new here: the next-best is a guess, for the table to confirm
-        top = max(track.votes, key=track.votes.__getitem__)
-        guess = top in impossible
-        settled = not (unclear or timid or guess)
+        guess = track.top in impossible
         if self._stray(track, options[0][1], impossible):
             return []
-        track.card, track.named_box, track.named_corners = options[0][1], track.box, track.corners
-        track.named_at = t
-        choices = tuple((c, round(v / possible, 3)) for v, c in options[:3])
-        return [CardLaid(track.id, track.card, track.box, t, best / possible, track.arrived(),
-                         confidence=track.sureness(track.card, self.settings.alternative_weight), choices=choices,
-                         settled=settled, favoured=top if guess else None, thrown=track.thrown)]
+        return [self._name(track, t, options, not (unclear or timid or guess),
+                           favoured=track.top if guess else None)]
+
+    def _name_under(self, track: Track, t: float, impossible) -> list:
+        """A card that lay whole on top waiting for surer reads, covered by one thrown onto it: named now from the
+        reads it had, unsettled, so the table is asked with the picture of it last seen (held-out pile hand 701565:
+        a Kc read timidly for a second, covered by the 7d, was never recorded, and every later play went a seat
+        on). Ended where its reads favour a card that cannot be new here: a card in view found again."""
+        options = _options(track, impossible)
+        if not options or track.top in impossible:
+            self.tracks.remove(track)
+            return []
+        return [self._name(track, t, options, False, covered=track.read_at)]
+
+    def _name(self, track: Track, t: float, options: list[tuple[float, str]], settled: bool, **more) -> CardLaid:
+        """Name ``track`` the first of its possible ``options`` (votes, card), here and now."""
+        possible = sum(v for v, _ in options)
+        track.card, track.named_box, track.named_corners, track.named_at = options[0][1], track.box, track.corners, t
+        return CardLaid(track.id, track.card, track.box, t, options[0][0] / possible, track.arrived(),
+                        confidence=track.sureness(track.card, self.settings.alternative_weight),
+                        choices=tuple((c, round(v / possible, 3)) for v, c in options[:3]), settled=settled,
+                        thrown=track.thrown, **more)
+
+    def _lain_on(self, track: Track) -> bool:
+        """A card still on the table (a track not ended, nor itself under one) lies on ``track``'s: a card under
+        it is still on the table, though out of sight."""
+        return any(not o.under and self.lies_on(track.box, o.box) for o in self.tracks)
 
     def _doubtful(self, track: Track, card: str, support: float) -> bool:
         """``card`` was seen carried in, named mostly so on its way too, and, named now, would be asked
@@ -441,8 +477,7 @@ class Stabilizer:
         a card already in view found again by a track of its own (its first track slid onto a card
         passing over it), its rare misreads no new card. A card the reader mistakes for one already
         played has itself among the next-best reads of most frames."""
-        top = max(track.votes, key=track.votes.__getitem__)
-        return top in impossible and 2 * track.mentions.get(card, 0) < track.reads
+        return track.top in impossible and 2 * track.mentions.get(card, 0) < track.reads
 
     @property
     def _sure_weight(self) -> float:
@@ -583,6 +618,11 @@ class Carried:
         length = dx * dx + dy * dy
         k = 0.0 if length == 0 else min(max(((px - x) * dx + (py - y) * dy) / length, 0.0), ahead)
         return hypot(px - x - k * dx, py - y - k * dy)
+
+
+def _options(track: Track, impossible) -> list[tuple[float, str]]:
+    """The possible cards ``track``'s votes name, as (votes, card), most first."""
+    return sorted(((v, c) for c, v in track.votes.items() if c not in impossible), reverse=True)
 
 
 def _passing(track: Track, still_iou: float) -> bool:

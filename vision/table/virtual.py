@@ -5,6 +5,7 @@ to test the live table without the networks. The only run-time module that reach
 from __future__ import annotations
 
 import json
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -28,6 +29,7 @@ from .sources import Frame
 from .taps import taps_doc
 from .watch import Ask, Watcher
 
+PAST_FRAMES = 120  # frames whose truth is kept: 4 s at 30 fps, longer than a covered card waits to be asked
 EXAMPLE = Path(__file__).resolve().parent.parent.parent / "docs" / "examples" / "evening.json"
 
 
@@ -90,20 +92,25 @@ class TruthCamera:
                  misread: float = 0.1) -> None:
         self._frames, self.rng, self.misread = frames, rng, misread
         self._truth: list[dict] = []
+        self._past: deque[tuple[float, list[dict]]] = deque(maxlen=PAST_FRAMES)  # (t, truth), for lying_at(at=)
 
     def frames(self) -> Iterator[Frame]:
         for i, (t, img, truth) in enumerate(self._frames):
             self._truth = truth
+            self._past.append((t, truth))
             yield Frame(img, t, i)
 
     def read(self, img: np.ndarray) -> list[TruthRead]:
         return truth_reads(self._truth, self.rng, self.misread)
 
-    def lying_at(self, box: tuple[float, float, float, float], min_iou: float = 0.3) -> str | None:
-        """The card a person sees at ``box`` in the last frame: of the rendered cards whose box meets it at
-        ``min_iou`` or more, the one that meets it most, weighed by how much of it is in view; None: none."""
+    def lying_at(self, box: tuple[float, float, float, float], min_iou: float = 0.3,
+                 at: float | None = None) -> str | None:
+        """The card a person sees at ``box`` in the last frame (or the last one at time ``at`` or before, of the
+        last ``PAST_FRAMES``): of the rendered cards whose box meets it at ``min_iou`` or more, the one that meets
+        it most, weighed by how much of it is in view; None: none."""
+        truth = self._truth if at is None else next((tr for t, tr in reversed(self._past) if t <= at), self._truth)
         best, score = None, 0.0
-        for c in self._truth:
+        for c in truth:
             iou = quad_iou_aabb(c["quad"], box)
             if iou >= min_iou and iou * c["visible"] > score:
                 best, score = c["card"], iou * c["visible"]
@@ -113,15 +120,16 @@ class TruthCamera:
 class SeenAnswers:
     """Answers as a person at the rendered table gives them: *which card lies there?* with the card that
     lies at the question's box in the frame it is answered on (the upcard being carried off for the trump 6,
-    a covered card's strip); every other question, and one whose box holds no rendered card (a cloth's
-    pattern read as a card), as ``record`` answers it (:class:`vision.table.answers.RecordAnswers`)."""
+    a covered card's strip), or in the one its picture shows (a card covered since: ``Ask.seen_at``); every
+    other question, and one whose box holds no rendered card (a cloth's pattern read as a card), as ``record``
+    answers it (:class:`vision.table.answers.RecordAnswers`)."""
 
     def __init__(self, camera: TruthCamera, record: Answerer) -> None:
         self.camera, self.record = camera, record
 
     def __call__(self, watcher: Watcher, ask: Ask) -> str | tuple[str, str] | None:
         if ask.kind == "card":
-            seen = self.camera.lying_at(ask.box)
+            seen = self.camera.lying_at(ask.box, at=ask.seen_at)
             if seen is not None:
                 return seen
         return self.record(watcher, ask)

@@ -79,6 +79,7 @@ class Ask:
     why: str
     t: float
     snapshot: str | None = None  # the frame it was asked on (the page shows the crop)
+    seen_at: float | None = None  # when its picture should be: a card covered since, last seen then (else ``t``)
     # card: which card lies there; missed: did ``player`` lay a card the camera did not see; gathered: the
     # trick was taken in before the camera saw ``player``'s card: which was it; upcard: play began at a
     # player's place, but the camera never saw the upcard turned: which is it; vanished: does ``read``, a card
@@ -95,8 +96,9 @@ class Ask:
         return {"id": self.id, "kind": self.kind, "read": self.read, "choices": [c for c, _ in self.choices],
                 "shares": [s for _, s in self.choices], "box": [round(x, 1) for x in self.box],
                 "place": self.place, "event": self.event, "player": self.player, "why": self.why,
-                "t": round(self.t, 3), "snapshot": self.snapshot, "trick": self.trick, "late": self.late,
-                "plays": [list(p) for p in self.plays]}
+                "t": round(self.t, 3), "snapshot": self.snapshot,
+                "seen_at": None if self.seen_at is None else round(self.seen_at, 3),
+                "trick": self.trick, "late": self.late, "plays": [list(p) for p in self.plays]}
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,7 @@ class Seen:
     favoured: str | None = None  # the impossible card the reads named most (see CardLaid.favoured)
     came: tuple[float, ...] = ()  # when it came onto the table: first seen, and before that (Watcher._arrivals)
     thrown: float | None = None  # when it was first seen coming, where it took over the reads of a card under it
+    covered: float | None = None  # named only once covered: when it was last seen (see CardLaid.covered)
 
     @property
     def played_at(self) -> float:
@@ -526,7 +529,7 @@ class Watcher:
         place = self._place(ev.box)
         s = Seen(ev.track, ev.card, ev.box, place, ev.first_seen, ev.t, ev.support, replaces=ev.replaces,
                  confidence=ev.confidence, choices=ev.choices, settled=ev.settled, favoured=ev.favoured,
-                 came=self._arrivals(ev.card, ev.first_seen, ev.box), thrown=ev.thrown)
+                 came=self._arrivals(ev.card, ev.first_seen, ev.box), thrown=ev.thrown, covered=ev.covered)
         if self.layout is not None and place is None:
             s.claimed = "outside every zone"
         self.seen[ev.track] = s
@@ -649,6 +652,9 @@ class Watcher:
         if s.favoured:
             why = "no card of this pack" if s.favoured not in self.game.pack else "played already, or lying elsewhere"
             return f"it was read as {s.favoured}, which cannot be new here ({why}); {s.card} is only its next read"
+        if s.covered is not None:
+            return f"a card was thrown onto it before its reads were sure ({' / '.join(c for c, _ in s.choices)}); " \
+                   f"the picture is from {self.now - s.covered:.1f} s ago"
         if not s.settled:
             return f"no read of it was clear and sure ({' / '.join(c for c, _ in s.choices)})"
         if s.support < st.ask_support:
@@ -896,7 +902,7 @@ class Watcher:
         where = f"at {event.player}'s place" if isinstance(event, CardPlayed) else "on the upcard spot"
         notices = self._open(s.track, lambda n: (
             Ask(n, s.track, s.card, choices[:3], s.box, s.place, event.type, getattr(event, "player", None), why,
-                self.now, meta.get("snapshot")),
+                self.now, meta.get("snapshot"), s.covered),
             f"which card lies {where}? the camera reads {s.card}, not surely: {why}"))
         ask = self.asks[self._ask_of[s.track]]
         return notices + self._set("asking", f"tap the card lying {'at ' + ask.player if ask.player else 'there'}: "
