@@ -18,11 +18,12 @@ FONTS = [cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COM
          cv2.FONT_HERSHEY_PLAIN]
 
 
-def _words(rng: np.random.Generator, n: int) -> str:
+def words(rng: np.random.Generator, n: int) -> str:
+    """``n`` random letters and spaces: print that reads as text at a glance (papers, faces' imprints)."""
     return "".join(rng.choice(list(LETTERS), n))
 
 
-def _text_block(img: np.ndarray, rng: np.random.Generator, x0: int, y0: int, x1: int, y1: int,
+def text_block(img: np.ndarray, rng: np.random.Generator, x0: int, y0: int, x1: int, y1: int,
                 scale: float, colour: tuple[float, float, float]) -> None:
     """Lines of random letters between (x0, y0) and (x1, y1)."""
     font = int(rng.choice(FONTS))
@@ -30,7 +31,7 @@ def _text_block(img: np.ndarray, rng: np.random.Generator, x0: int, y0: int, x1:
     y = y0 + ch
     while y < y1:
         n = max(1, int((x1 - x0) * rng.uniform(0.5, 1.0) / max(cw, 1)))
-        cv2.putText(img, _words(rng, n), (x0, y), font, scale, colour, 1, cv2.LINE_AA)
+        cv2.putText(img, words(rng, n), (x0, y), font, scale, colour, 1, cv2.LINE_AA)
         y += int(ch * rng.uniform(1.6, 2.4))
 
 
@@ -43,7 +44,7 @@ def paper(rng: np.random.Generator) -> np.ndarray:
     m = int(w * rng.uniform(0.06, 0.14))
     y = m
     if rng.random() < 0.6:
-        cv2.putText(img, _words(rng, int(rng.integers(4, 12))), (m, y + 18), int(rng.choice(FONTS)),
+        cv2.putText(img, words(rng, int(rng.integers(4, 12))), (m, y + 18), int(rng.choice(FONTS)),
                     rng.uniform(0.6, 1.0), ink, 2, cv2.LINE_AA)
         y += 40
     if rng.random() < 0.3:  # a table of figures
@@ -54,7 +55,7 @@ def paper(rng: np.random.Generator) -> np.ndarray:
         for c in range(cols + 1):
             cv2.line(img, (m + c * (w - 2 * m) // cols, y), (m + c * (w - 2 * m) // cols, y + th), ink, 1)
         y += th + 12
-    _text_block(img, rng, m, y, w - m, h - m, rng.uniform(0.3, 0.45), ink)
+    text_block(img, rng, m, y, w - m, h - m, rng.uniform(0.3, 0.45), ink)
     return img.astype(np.float32)
 
 
@@ -69,7 +70,7 @@ def book(rng: np.random.Generator) -> np.ndarray:
     ink = tuple(float(v) for v in rng.uniform(0, 255, 3))
     font = int(rng.choice(FONTS))
     for k in range(int(rng.integers(1, 4))):
-        cv2.putText(img, _words(rng, int(rng.integers(3, 9))), (int(w * 0.08), int(h * (0.12 + 0.09 * k))), font,
+        cv2.putText(img, words(rng, int(rng.integers(3, 9))), (int(w * 0.08), int(h * (0.12 + 0.09 * k))), font,
                     rng.uniform(0.7, 1.4), ink, int(rng.integers(1, 4)), cv2.LINE_AA)
     return img.astype(np.float32)
 

@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 from vision.recognize import BACK
 
 from .art import INDEX_TEXT
-from .clutter import FONTS, _words
+from .clutter import FONTS, words
 
 
 def vary_print(face: np.ndarray, rng: np.random.Generator, blank_index: float = 0.4) -> np.ndarray:
@@ -144,7 +144,7 @@ def _imprint(img: np.ndarray, rng: np.random.Generator, top: float, bottom: floa
         font = int(rng.choice(FONTS))
         y = int(y0)
         for _ in range(lines):
-            text = _words(rng, int(rng.integers(6, 22)))
+            text = words(rng, int(rng.integers(6, 22)))
             (tw, th), _ = cv2.getTextSize(text, font, scale * w / 200, 1)
             if int(h * 0.2) < y < int(h * 0.82):
                 cv2.putText(img, text, (max(2, (w - tw) // 2), y), font, scale * w / 200, colour, 1, cv2.LINE_AA)

@@ -14,7 +14,7 @@ import math
 import cv2
 import numpy as np
 
-from .clutter import FONTS, _text_block, _words, photo
+from .clutter import FONTS, photo, text_block, words
 
 Prop = tuple[np.ndarray, float, float]  # face, corner rounding, long side in card heights
 
@@ -35,9 +35,9 @@ def coupon(rng: np.random.Generator) -> Prop:
         for x in range(m, w - m, 12):
             cv2.line(img, (x, m), (x + 6, m), ink, 1)
             cv2.line(img, (x, h - m), (x + 6, h - m), ink, 1)
-    cv2.putText(img, _words(rng, int(rng.integers(3, 8))), (int(w * 0.08), int(h * 0.12) + 10),
+    cv2.putText(img, words(rng, int(rng.integers(3, 8))), (int(w * 0.08), int(h * 0.12) + 10),
                 int(rng.choice(FONTS)), rng.uniform(0.6, 1.2), ink, int(rng.integers(1, 3)), cv2.LINE_AA)
-    _text_block(img, rng, int(w * 0.08), int(h * 0.55), int(w * 0.92), int(h * 0.95), rng.uniform(0.3, 0.5), ink)
+    text_block(img, rng, int(w * 0.08), int(h * 0.55), int(w * 0.92), int(h * 0.95), rng.uniform(0.3, 0.5), ink)
     return img.astype(np.float32), 0.03, rng.uniform(0.6, 1.3)
 
 
@@ -52,7 +52,7 @@ def phone(rng: np.random.Generator) -> Prop:
         screen = photo(rng, (w - 2 * m, h - 2 * m)) * rng.uniform(0.2, 1.0)
         if rng.random() < 0.5:  # an app: white with lines of text
             screen = np.full(screen.shape, rng.uniform(200, 250), np.uint8)  # OpenCV writes text on 8 bits only
-            _text_block(screen, rng, 6, 10, w - 2 * m - 6, h - 2 * m - 10, 0.35, (40.0, 40.0, 40.0))
+            text_block(screen, rng, 6, 10, w - 2 * m - 6, h - 2 * m - 10, 0.35, (40.0, 40.0, 40.0))
         img[m:h - m, m:w - m] = screen
     else:  # its back: a camera bump in a corner
         cv2.circle(img, (int(w * 0.25), int(w * 0.25)), int(w * 0.1), (20.0, 20.0, 25.0), -1)
