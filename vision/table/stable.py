@@ -301,7 +301,7 @@ class Stabilizer:
         """A card read only timidly, lying still where the table needs a card (a watcher's call): a track
         named unsettled from its timid reads, so the table is asked which card it is. Its timid reads
         keep it on the table, as counted reads keep any other; None where it moved or named no possible card."""
-        options = sorted(((v, c) for c, v in glimpse.votes.items() if c not in impossible), reverse=True)
+        options = _options(glimpse.votes, impossible)
         if not options or not glimpse.still():
             return None
         self.glimpses.remove(glimpse)
@@ -312,8 +312,7 @@ class Stabilizer:
         track.votes = dict(glimpse.votes)
         self.tracks.append(track)
         return CardLaid(track.id, track.card, track.box, t, options[0][0] / possible, glimpse.since,
-                        confidence=options[0][0] / max(1, glimpse.reads),
-                        choices=tuple((c, round(v / possible, 3)) for v, c in options[:3]), settled=False)
+                        confidence=options[0][0] / max(1, glimpse.reads), choices=_choices(options), settled=False)
 
     def _pace(self, t: float) -> None:
         """Follow the rate frames come at (a webcam's nominal rate, or a slow machine's): the median gap of
@@ -417,7 +416,7 @@ class Stabilizer:
             return []
         track.lain_still = True
         total = sum(track.votes.values())
-        options = _options(track, impossible)
+        options = _options(track.votes, impossible)
         if not options:
             return []
         possible = sum(v for v, _ in options)
@@ -439,7 +438,7 @@ class Stabilizer:
         reads it had, unsettled, so the table is asked with the picture of it last seen (held-out pile hand 701565:
         a Kc read timidly for a second, covered by the 7d, was never recorded, and every later play went a seat
         on). Ended where its reads favour a card that cannot be new here: a card in view found again."""
-        options = _options(track, impossible)
+        options = _options(track.votes, impossible)
         if not options or track.top in impossible:
             self.tracks.remove(track)
             return []
@@ -451,8 +450,7 @@ class Stabilizer:
         track.card, track.named_box, track.named_corners, track.named_at = options[0][1], track.box, track.corners, t
         return CardLaid(track.id, track.card, track.box, t, options[0][0] / possible, track.arrived(),
                         confidence=track.sureness(track.card, self.settings.alternative_weight),
-                        choices=tuple((c, round(v / possible, 3)) for v, c in options[:3]), settled=settled,
-                        thrown=track.thrown, **more)
+                        choices=_choices(options), settled=settled, thrown=track.thrown, **more)
 
     def _lain_on(self, track: Track) -> bool:
         """A card still on the table (a track not ended, nor itself under one) lies on ``track``'s: a card under
@@ -620,9 +618,15 @@ class Carried:
         return hypot(px - x - k * dx, py - y - k * dy)
 
 
-def _options(track: Track, impossible) -> list[tuple[float, str]]:
-    """The possible cards ``track``'s votes name, as (votes, card), most first."""
-    return sorted(((v, c) for c, v in track.votes.items() if c not in impossible), reverse=True)
+def _options(votes: dict[str, float], impossible) -> list[tuple[float, str]]:
+    """The possible cards ``votes`` name, as (votes, card), most first."""
+    return sorted(((v, c) for c, v in votes.items() if c not in impossible), reverse=True)
+
+
+def _choices(options: list[tuple[float, str]]) -> tuple[tuple[str, float], ...]:
+    """The likely cards of ``options`` (see :func:`_options`), at most three, with their shares of its votes."""
+    possible = sum(v for v, _ in options)
+    return tuple((c, round(v / possible, 3)) for v, c in options[:3])
 
 
 def _passing(track: Track, still_iou: float) -> bool:

@@ -374,7 +374,7 @@ class Watcher:
         """Cards a newly seen card cannot be: none of the game's pack, lying elsewhere in view, or played
         earlier this hand (unless it vanished from the trick in progress, or lies under cards thrown onto it: then it may
         be coming back; so may one under the cards of the trick just played out, while that trick still lies)."""
-        out = {s.card for s in self.seen.values()} | (ALL_CODES - self.game.pack)
+        out = self._in_view() | (ALL_CODES - self.game.pack)
         hand = self.hand
         if hand is not None and hand.phase != "done":
             out |= self.game.played(hand)
@@ -389,7 +389,7 @@ class Watcher:
         played = self.game.tricks(self.hand)[-1:]
         if not played:
             return set()
-        codes, on_table = set(played[0].cards), {s.card for s in self.seen.values()}
+        codes, on_table = set(played[0].cards), self._in_view()
         return codes - on_table if codes & on_table else set()
 
     def missing(self) -> set[str]:
@@ -491,13 +491,17 @@ class Watcher:
                 return [laid]
         return []
 
+    def _in_view(self) -> set[str]:
+        """The cards the tracker says lie on the table now."""
+        return {s.card for s in self.seen.values()}
+
     def _out_of_sight(self) -> set[str]:
         """Cards of the trick in progress not on the table, less those about to be corrected by a
         re-read and those a person excused."""
         trick = self.game.trick(self.hand) if self.hand is not None else None
         if trick is None:
             return set()
-        on_table = {s.card for s in self.seen.values()}
+        on_table = self._in_view()
         rereads = {s.replaces for s in self.seen.values() if s.replaces and not s.claimed}
         return set(trick.cards) - on_table - rereads - self.excused
 
@@ -1073,7 +1077,7 @@ class Watcher:
         hand = self.hand
         if hand is None:
             return []
-        on_table = {s.card for s in self.seen.values()}
+        on_table = self._in_view()
         out = []
         for trick in self.game.tricks(hand):
             key = (len(self.session.hands), trick.number)
