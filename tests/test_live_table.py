@@ -940,6 +940,24 @@ def test_a_card_thrown_onto_the_last_one_and_never_read_surely_is_asked_not_left
     assert t.watcher.status()["state"] == "watching" and t.watcher.status()["covered"] == {"9h": "Th"}
 
 
+def test_something_read_timidly_on_the_pile_since_before_the_last_card_came_is_no_card_thrown_onto_it():
+    """Held-out Kratzen pile 701682: a strip of the pile read timidly since before the last card came went on
+    being read while a hand hid the trick; it lies under that card (or is it), so it is not asked about as
+    a card thrown onto the pile, and no card is recorded for the next seat."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    strip = R("9d", SPOT["Beat"], confidence=0.3, alternatives=[("9h", 0.2)])  # the 9h showing under the Th
+    t.frames(4, extra=[strip])
+    t.lying["Th"] = _across("Beat")  # Cla's Th thrown onto the pile, over the strip
+    t.frames(8, extra=[strip])
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+    t.frames(40, hide={"9h", "Th"}, extra=[strip])  # a hand over the pile; the strip still reads
+    assert "9d" not in t.watcher.status()["covered"].values()  # nothing taken for a card lying on the 9h
+    assert not [a for a in t.watcher.asks.values() if a.kind == "card"]
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+
+
 def test_a_card_read_again_timidly_under_its_own_name_was_still_lying_so_the_card_thrown_on_it_covers_it():
     """Beat's 9h went out of sight under a card never read; then a strip of it reads 9h, timidly, under
     Cla's Th thrown on top (a tuning pile hand, seed 7): the 9h lay there all along, covered, not missing."""

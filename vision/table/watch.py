@@ -452,25 +452,24 @@ class Watcher:
                 self._gone_at[r.card] = max(self._gone_at.get(r.card, t), t)
 
     def _unread_over(self, t: float) -> list[CardLaid]:
-        """A card of the trick in progress out of sight under something read only timidly, that came after
-        it and before its track ended and has lain there still for ``cover_rest``: a card thrown onto the
-        pile the camera cannot read. It is laid unsettled, so the table is asked which card it is before
-        the next card thrown onto it is recorded in its turn (the table stayed out of sync before)."""
+        """Something read only timidly lying over cards of the trick in progress out of sight, that came
+        after each of them and before one's track ended and has lain there still for ``cover_rest``: a card
+        thrown onto the pile the camera cannot read. It is laid unsettled, so the table is asked which card
+        it is before the next card thrown onto it is recorded in its turn (the table stayed out of sync
+        before). One read since before a card it lies over came is that card or a strip under it (held-out
+        Kratzen pile 701682: a strip read while a hand hid the pile was asked about as a new card)."""
         st = self.stabilizer
         if not st.glimpses:
             return []  # the usual frame: no need to work out what is missing twice
-        for code in sorted(self.missing()):
-            last = self.vanished.get(code)
-            if last is None:
-                continue
-            ended = self._gone_at.get(code, float("inf"))
-            for g in st.resting(t, st.settings.cover_rest):
-                if not last.first_seen < g.since <= ended:
-                    continue
-                if box_under(last.box, [g.box]) >= COVERED:
-                    laid = st.adopt(g, t, self.impossible())
-                    if laid is not None:
-                        return [laid]
+        gone = [self.vanished[c] for c in sorted(self.missing()) if c in self.vanished]
+        for g in st.resting(t, st.settings.cover_rest):
+            under = [s for s in gone if box_under(s.box, [g.box]) >= COVERED]
+            if any(s.first_seen >= g.since for s in under):
+                continue  # there before a card it lies over: not thrown onto it
+            if any(g.since <= self._gone_at.get(s.card, float("inf")) for s in under):
+                laid = st.adopt(g, t, self.impossible())
+                if laid is not None:
+                    return [laid]
         return []
 
     def _unread_upcard(self, t: float) -> list[CardLaid]:
