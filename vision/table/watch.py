@@ -238,9 +238,8 @@ class Watcher:
             self.excused.add(named)
             self._close(ask.track)
             return self._sync({})
-        if ask.kind == "upcard":  # never seen on the table, so never missing from it
+        if ask.kind == "upcard":  # no trick card: nothing to excuse (swapped and played, it is watched as any)
             self._record(UpcardShown(card(named)).with_meta(source="table", asked=ask.id, t=round(self.now, 3)))
-            self.excused.add(named)
             self._close(ask.track)
             return self._sync({})
         if ask.kind == "missed" and named is not None:  # the card the camera did not see
