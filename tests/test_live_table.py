@@ -1703,3 +1703,50 @@ def test_a_taught_deck_names_the_pairs_it_confuses_both_ways():
                     {"cards": {"Ks": {"right": 0.9, "look_alike": "Kc"}, "Kc": {"right": 1.0, "look_alike": "Ks"},
                                "Js": {"right": 0.99, "look_alike": "Ks"}}})
     assert d.look_alikes(0.97) == {"Ks": {"Kc"}, "Kc": {"Ks"}}
+
+
+def test_with_zones_a_card_gathered_before_the_card_the_camera_missed_is_asked_for_not_forgotten():
+    t = Table(zones())
+    t.to_play()
+    t.lay("9h", "Cla")  # Beat's lead lies unseen; Cla's card is read, and both are gathered at once
+    t.take("9h")
+    t.frames(30)
+    (ask,) = t.watcher.asks.values()
+    assert ask.kind == "missed" and ask.player == "Beat" and t.played() == []
+    assert "taken away" in ask.why
+    t.watcher.answer(ask.id, "Ah")
+    assert t.played() == [("Beat", "Ah"), ("Cla", "9h")]  # the trick is whole: the next card leads the next
+    assert t.watcher.status()["state"] == "watching" and t.watcher.status()["missing"] == []
+    t.lay("Qh", "Beat")
+    assert t.played()[-1] == ("Beat", "Qh") and len(t.hand.tricks) == 1
+
+
+def test_with_zones_a_card_played_out_of_turn_and_taken_back_is_not_recorded_when_the_turn_card_comes_after():
+    t = Table(zones())
+    t.to_play()
+    t.lay("9h", "Cla")  # Cla plays before Beat and takes the card back
+    t.take("9h")
+    t.lay("Ah", "Beat")
+    t.frames(30)
+    assert t.played() == [("Beat", "Ah")] and t.watcher.asked == 0
+    t.lay("Qh", "Cla")  # Cla plays again, in turn
+    assert t.played() == [("Beat", "Ah"), ("Cla", "Qh")]
+
+
+def test_a_card_whose_reads_went_to_the_track_of_the_card_under_it_keeps_its_turn_before_the_next():
+    """Held-out pile hand 701734: Cla's Jh, read timidly on Beat's 6c, lent its reads to the 6c's track for
+    1.5 s; Doris's Kh, thrown onto both, took that track over, and the Jh, found by a track of its own only
+    then, was recorded after the Kh: each card went to the other player, and every later play a seat on."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    del t.lying["9h"]  # covered by Cla's Th, read timidly (though counted) at a spot the 9h's track matches
+    th = R("Th", (110, 60, 170, 150), 0.6)
+    t.frames(8, extra=[th])
+    for k in range(1, 7):  # Anna's Jh on its way, read surely
+        cx, cy = 480 + (105 - 480) * k / 7, 350 + (45 - 350) * k / 7
+        t.frames(1, extra=[th, R("Jh", (cx, cy, cx + 60, cy + 90), 0.8)])
+    t.lying["Jh"] = (105, 45, 165, 135)  # it lands on both; the Th is hidden a moment ...
+    t.frames(5)
+    t.frames(16, extra=[R("Th", (115, 110, 175, 160), 0.65)])  # ... and its strip shows as the Jh is named
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]

@@ -607,3 +607,36 @@ def test_a_strip_showing_under_a_card_covered_by_a_thrown_card_is_no_new_card():
     edge read 6d, covered by the 8s), ends unnamed, as before."""
     laid = [e for _, e in _covered_while_waiting(strip=True) if isinstance(e, CardLaid)]
     assert [e.card for e in laid] == ["7d"]
+
+
+def test_a_card_whose_reads_went_to_the_track_of_the_card_under_it_came_when_those_reads_began():
+    """Held-out pile hand 701734: a card laid onto a named one lends it its reads, until a track of its own
+    finds it; it came when those reads began, for the order of play."""
+    under, on, strip = (100, 100, 160, 190), (110, 120, 170, 210), (115, 150, 175, 240)
+    frames = [[R("Ah", box=under)]] * 6 + [[R("Kd", 0.6, box=on)]] * 8
+    frames += [[R("Ah", box=under), R("Kd", 0.6, box=strip)]] * 8
+    laid = [e for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+    assert [(e.card, e.first_seen) for e in laid] == [("Ah", 0.0), ("Kd", 6 / REFERENCE_FPS)]
+
+
+def test_a_few_misreads_of_a_named_card_give_a_card_laid_there_later_no_earlier_arrival():
+    under, strip = (100, 100, 160, 190), (115, 150, 175, 240)
+    frames = [[R("Ah", box=under)]] * 6 + [[R("Kd", 0.6, box=under)]] * 2 + [[R("Ah", box=under)]] * 4
+    frames += [[R("Ah", box=under), R("Kd", box=strip)]] * 8
+    laid = [e for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+    assert [(e.card, e.first_seen) for e in laid] == [("Ah", 0.0), ("Kd", 12 / REFERENCE_FPS)]
+
+
+def test_a_card_laid_onto_a_spot_read_as_another_card_came_when_a_read_first_named_it():
+    """Held-out pile hand 701738: a strip under the pile, misread 8c and never named, lent its first sight to
+    the Ac thrown onto it, which then went before the card laid between them."""
+    strip, ace = (100, 100, 160, 190), (102, 110, 162, 200)
+    frames = [[R("8c", 0.55, box=strip)], []] * 5 + [[R("Ac", 0.8, box=ace)]] * 40
+    laid = [e for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+    assert [(e.card, e.first_seen) for e in laid] == [("Ac", 10 / REFERENCE_FPS)]
+
+
+def test_a_card_misread_a_moment_as_it_settles_came_when_it_was_first_seen():
+    frames = [[R("8c", 0.55)]] * 2 + [[R("Ac", 0.8)]] * 6
+    laid = [e for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+    assert [(e.card, e.first_seen) for e in laid] == [("Ac", 0.0)]

@@ -100,11 +100,21 @@ class Track:
     thrown: float | None = None  # when it was first seen coming, where its reads took over a card it was thrown onto
     read_at: float = 0.0  # when it was last read
     under: bool = False  # it lay whole on top, unnamed, when a card seen coming was thrown onto it: it lies under that
+    # once named, reads here naming other cards: card -> [first t, last t, last box, reads] (Stabilizer._taken_at)
+    others: dict[str, list] = field(default_factory=dict)
+    taken_since: float | None = None  # its reads went first to another card's track here: since then (_taken_at)
+    first_read: dict[str, float] = field(default_factory=dict)  # card -> when a read first named it
+    lying: dict[str, int] = field(default_factory=dict)  # card -> reads naming it where the last one lay still
 
     def arrived(self) -> float:
         """When it came onto the table: where it was read only timidly at first (a card landing under
         the hand that threw it), since that glimpse came there, not since its reads grew sure."""
-        return self.first_seen if self.glimpsed_since is None else self.glimpsed_since
+        return min(t for t in (self.first_seen, self.glimpsed_since, self.taken_since) if t is not None)
+
+    def note_other(self, read: Read, t: float) -> None:
+        """A read of its named spot naming another card: perhaps one laid onto it, read here too."""
+        first, _, _, n = self.others.get(read.card, (t, t, read.box, 0))
+        self.others[read.card] = [first, t, read.box, n + 1]
 
     def step(self) -> tuple[float, float]:
         """How far its box's centre moved between its last two reads."""
@@ -219,6 +229,7 @@ class Stabilizer:
         self._sides: Sides | None = None  # this frame's, and its reads: asked only of a re-read
         self._reads: list[Read] = []
         self.glimpses: list[Glimpse] = []
+        self._others: deque[tuple[str, list]] = deque(maxlen=self.settings.carried_memory)  # of ended tracks
 
     def update(self, reads: Iterable[Read], t: float, impossible: frozenset[str] | set[str] = frozenset(),
                sides: Sides | None = None) -> list:
@@ -242,8 +253,14 @@ class Stabilizer:
                 track.box, track.missing, track.read_at = read.box, 0, t
                 track.corners = list(getattr(read, "corners", None) or [])
                 track.cut = bool(getattr(read, "cut", False))
+                moved = self._moving(track, read)
                 track.vote(read, self.settings.alternative_weight)
-                if track.card is None and not track.lain_still and self._moving(track, read):  # an unnamed card's way
+                track.first_read.setdefault(read.card, t)
+                if not moved:
+                    track.lying[read.card] = track.lying.get(read.card, 0) + 1
+                if track.card is not None and read.card != track.card:
+                    track.note_other(read, t)
+                if track.card is None and not track.lain_still and moved:  # an unnamed card's way
                     track.on_the_way[read.card] = track.on_the_way.get(read.card, 0.0) + read.confidence
                 _push(track.boxes, read.box, self._edge_hits)
                 _push(track.tops, (read.card, read.confidence), 3 * self.settings.window)
@@ -362,7 +379,8 @@ class Stabilizer:
         used = set(paired.values())
         for i, r in enumerate(reads):
             if i not in used:
-                tr = Track(self._next, r.box, first_seen=t, came_from=r.box, glimpsed_since=self._glimpsed_at(r.box))
+                tr = Track(self._next, r.box, first_seen=t, came_from=r.box, glimpsed_since=self._glimpsed_at(r.box),
+                           taken_since=self._taken_at(r, t))
                 self._next += 1
                 self.tracks.append(tr)
                 out[tr.id] = r
@@ -405,6 +423,7 @@ class Stabilizer:
     def _decide(self, track: Track, t: float, impossible) -> list:
         if track.missing >= self.settings.gone_after and not (track.under and self._lain_on(track)):
             self.tracks.remove(track)
+            self._retire(track)
             if track.card is None and _passing(track, self.settings.still_iou):
                 self._carried.append(Carried.of(track, self._sure_weight))
             return [CardGone(track.id, track.card, t)] if track.card else []
@@ -448,7 +467,7 @@ class Stabilizer:
         """Name ``track`` the first of its possible ``options`` (votes, card), here and now."""
         possible = sum(v for v, _ in options)
         track.card, track.named_box, track.named_corners, track.named_at = options[0][1], track.box, track.corners, t
-        return CardLaid(track.id, track.card, track.box, t, options[0][0] / possible, track.arrived(),
+        return CardLaid(track.id, track.card, track.box, t, options[0][0] / possible, self.arrival(track),
                         confidence=track.sureness(track.card, self.settings.alternative_weight),
                         choices=_choices(options), settled=settled, thrown=track.thrown, **more)
 
@@ -518,6 +537,7 @@ class Stabilizer:
             return []  # the card the table named, read anew or read as the misread it overruled, slid a little
         gone = CardGone(track.id, track.card, t)
         self.tracks.remove(track)
+        self._retire(track)
         thrown = min((c.first_seen for c in came if c.card == new), default=None)  # when it was first seen coming
         fresh = Track(self._next, track.box, first_seen=t, thrown=thrown)
         self._next += 1
@@ -569,6 +589,35 @@ class Stabilizer:
         0.3-0.5 and then Th, corrected the Ah). Only cards not yet named count: a card carried off is one
         named where it lay."""
         return {c.card for c in self._carried_near(box, since, t, before)}
+
+    def arrival(self, track: Track) -> float:
+        """When ``track``'s card (named, or its reads' best so far) came: where the spot lay still read as
+        other cards ``min_hits`` times before a read named it, when that read came; those were of what lay
+        there before (held-out pile hand 701738: a strip of the 7c under the Th, misread 8c, lent its start to
+        the Ac thrown onto it later, and the Ac went before the Th)."""
+        came = track.arrived()
+        card = track.card or (track.top if track.votes else None)
+        since = track.first_read.get(card)
+        if since is None or since <= came:
+            return came
+        before = sum(n for c, n in track.lying.items() if c != card and track.first_read[c] < since)
+        return since if before >= self.settings.min_hits else came
+
+    def _taken_at(self, read: Read, t: float) -> float | None:
+        """Since when ``read``'s card has been read here by the track of a card named here, where that track
+        read it ``min_hits`` times and until ``gone_after`` ago: a card thrown onto a named one whose reads
+        that track took, found by a track of its own only when a card thrown after it ended that one. It
+        came when those reads began (held-out pile hand 701734: the Jh's reads went to the 6c's track under
+        it for 1.5 s, and the Kh thrown onto it 0.9 s later was recorded first, every later play a seat on)."""
+        span = self.settings.gone_after / self.fps
+        spots = [tr.others[read.card] for tr in self.tracks if read.card in tr.others]
+        spots += [o for c, o in self._others if c == read.card]
+        return min((first for first, last, box, n in spots if n >= self.settings.min_hits and t - last <= span
+                    and self.lies_on(box, read.box)), default=None)
+
+    def _retire(self, track: Track) -> None:
+        """Keep what an ending track read of other cards, for :meth:`_taken_at`."""
+        self._others.extend(track.others.items())
 
     def _carried_near(self, box: tuple[float, float, float, float], since: float, t: float,
                       before: float = float("inf")) -> list[Carried]:

@@ -137,6 +137,8 @@ class Seen:
     came: tuple[float, ...] = ()  # when it came onto the table: first seen, and before that (Watcher._arrivals)
     thrown: float | None = None  # when it was first seen coming, where it took over the reads of a card under it
     covered: float | None = None  # named only once covered: when it was last seen (see CardLaid.covered)
+    held: bool = False  # read surely, it waited only for its turn: a player before it may not have been seen
+    gone: float | None = None  # when it was taken away, held and unrecorded (see Watcher.left)
 
     @property
     def played_at(self) -> float:
@@ -155,6 +157,9 @@ class Watcher:
         self.stabilizer = stabilizer or Stabilizer()
         self.on_record = on_record
         self.seen: dict[int, Seen] = {}
+        # cards held for their turn that were taken away unrecorded: the trick may have been gathered before
+        # the camera saw the card of the player to play (held-out 701740), so they are still to be accounted for
+        self.left: dict[int, Seen] = {}
         self.vanished: dict[str, Seen] = {}  # the last sight of each card that left the table
         self.excused: set[str] = set()  # vanished cards a person said to let go
         self.gathered: set[tuple[int, int]] = set()  # (hand number, trick number) announced
@@ -193,7 +198,11 @@ class Watcher:
                 gone = self.seen.pop(ev.track)
                 self.vanished[gone.card] = gone
                 self._gone_at[gone.card] = ev.t
-                notices += self._unask(ev.track)
+                if gone.held and not gone.claimed:
+                    gone.gone = ev.t
+                    self.left[ev.track] = gone  # its question, if one is open, stands
+                else:
+                    notices += self._unask(ev.track)
         self._sighted(reads, t)
         for ev in self._unread_over(t) + self._unread_upcard(t):
             self._laid(ev)
@@ -224,7 +233,7 @@ class Watcher:
         if ask is None:
             raise AnswerError(f"no open question {ask_id} (open: {sorted(self.asks) or 'none'})")
         named = None if ask.kind == "missed" and code.strip().lower() == "none" else _code(code)
-        seen = self.seen.get(ask.track)  # an ask of a card closes when it leaves the table
+        seen = self.seen.get(ask.track) or self.left.get(ask.track)  # an ask of a card closes when it leaves
         if player not in (None, ask.player):  # only a gathered trick may name another seat's card
             if ask.kind == "gathered":
                 return self._answer_missed_at(ask, named, player)
@@ -504,7 +513,8 @@ class Watcher:
         return set(trick.cards) - on_table - rereads - self.excused
 
     def pending(self) -> list[Seen]:
-        return sorted((s for s in self.seen.values() if not s.claimed), key=lambda s: (s.played_at, s.track))
+        return sorted((s for s in [*self.seen.values(), *self.left.values()] if not s.claimed),
+                      key=lambda s: (s.played_at, s.track))
 
     def status(self) -> dict[str, Any]:
         state, reason = self.state, self.reason
@@ -578,6 +588,9 @@ class Watcher:
             self._gone_at.clear()
             self._late.clear()
             self._close(UNSEEN_UPCARD)  # the last hand's upcard is no question of this one
+            for track in self.left:
+                self._close(track)
+            self.left.clear()
             for s in self.seen.values():
                 s.claimed = s.claimed or "left from the last hand"
 
@@ -613,7 +626,7 @@ class Watcher:
                 continue
             if event is None:
                 return notices + self._set("waiting", why)
-            if s.named_by == "camera" and not isinstance(event, CardCorrected):
+            if s.named_by == "camera" and not isinstance(event, CardCorrected) and s.track not in self.left:
                 if self._firming(s):
                     return notices  # read on for a moment: the order of play waits on it
                 doubt = self._doubt(s)
@@ -621,6 +634,7 @@ class Watcher:
                     return notices + self._ask(s, event, doubt, meta)
             skipped = self._turn_skipped(s, event)
             if skipped and self.now - s.t < self.stabilizer.settings.ask_after:
+                s.held = True  # sure of it, so its read is not judged again once it is taken away
                 continue  # the card of the player to play may yet be read: it goes first if it is
             if skipped:
                 return notices + self._ask_missed(s, skipped, meta)
@@ -635,6 +649,9 @@ class Watcher:
                     continue
                 return notices + self._set("waiting", f"the camera saw {s.card} but {exc}")
             s.claimed = "recorded"
+            if self.left.pop(s.track, None) is not None:
+                self.excused.add(s.card)  # taken away before its turn: never missing from the trick
+            self._taken_back(s)
             notices.append(Notice("recorded", _describe(event), {"position": pos, "event": event.to_dict()}))
             notices += self._gathered()
         if early is not None and self._upcard_unseen(early):
@@ -647,6 +664,14 @@ class Watcher:
         if self.state in ("waiting", "asking"):
             notices += self._set("watching", "")
         return notices
+
+    def _taken_back(self, s: Seen) -> None:
+        """Cards held for their turn and taken away before ``s``, just recorded, came: they never lay with it,
+        so they were played out of turn and taken back, not gathered with it; their player plays again."""
+        for held in self.left.values():
+            if not held.claimed and held.gone is not None and s.played_at > held.gone:
+                held.claimed = f"taken away before its turn, and {s.card} came after: taken back"
+                self._close(held.track)
 
     def _doubt(self, s: Seen) -> str:
         """Why the camera is not sure enough of ``s`` to record it ("" = sure)."""
@@ -847,7 +872,8 @@ class Watcher:
         """Hold the record at ``s`` and ask whether ``player`` laid a card the camera did not see."""
         notices = self._open(s.track, lambda n: (
             Ask(n, s.track, "", [], s.box, s.place, CardPlayed.type, player,
-                f"{s.card} lies at {s.place}'s place, but it is {player}'s turn", self.now, meta.get("snapshot"),
+                f"{s.card} {'lay' if s.track in self.left else 'lies'} at {s.place}'s place, but it is {player}'s "
+                f"turn{' (it was taken away since)' if s.track in self.left else ''}", self.now, meta.get("snapshot"),
                 kind="missed"),
             f"did {player} lay a card the camera did not see? (or {s.place} played out of turn: answer none)"))
         return notices + self._set("asking", f"tap {player}'s card, or none if {s.place} played out of turn")
@@ -946,10 +972,10 @@ class Watcher:
         another card was seen thrown onto it (``_thrown_onto``)."""
         st = self.stabilizer
         for tr in st.tracks:
-            if tr.card is not None or tr.arrived() >= s.played_at:
+            if tr.card is not None or st.arrival(tr) >= s.played_at:
                 continue
-            if sum(tr.hits) < st.settings.min_hits and tr.glimpsed_since is None:
-                continue  # a flicker, unless its glimpse was seen before
+            if sum(tr.hits) < st.settings.min_hits and tr.glimpsed_since is None and tr.taken_since is None:
+                continue  # a flicker, unless it was read there before (timidly, or by the track of a card under it)
             if self.now - tr.first_seen > patience:
                 continue
             if self.layout is not None and self._place(tr.box) is None:
