@@ -233,7 +233,7 @@ class Watcher:
         if ask is None:
             raise AnswerError(f"no open question {ask_id} (open: {sorted(self.asks) or 'none'})")
         named = None if ask.kind == "missed" and code.strip().lower() == "none" else _code(code)
-        seen = self.seen.get(ask.track) or self.left.get(ask.track)  # an ask of a card closes when it leaves
+        seen = self.seen.get(ask.track) or self.left.get(ask.track)  # closed when it leaves, unless held (left)
         if player not in (None, ask.player):  # only a gathered trick may name another seat's card
             if ask.kind == "gathered":
                 return self._answer_missed_at(ask, named, player)
