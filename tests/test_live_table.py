@@ -1709,11 +1709,12 @@ def test_with_zones_a_card_gathered_before_the_card_the_camera_missed_is_asked_f
     t = Table(zones())
     t.to_play()
     t.lay("9h", "Cla")  # Beat's lead lies unseen; Cla's card is read, and both are gathered at once
+    taken = t.t
     t.take("9h")
     t.frames(30)
     (ask,) = t.watcher.asks.values()
     assert ask.kind == "missed" and ask.player == "Beat" and t.played() == []
-    assert "taken away" in ask.why
+    assert "taken away" in ask.why and ask.seen_at < taken  # its picture shows the card where it lay
     t.watcher.answer(ask.id, "Ah")
     assert t.played() == [("Beat", "Ah"), ("Cla", "9h")]  # the trick is whole: the next card leads the next
     assert t.watcher.status()["state"] == "watching" and t.watcher.status()["missing"] == []

@@ -869,11 +869,15 @@ class Watcher:
         return out
 
     def _ask_missed(self, s: Seen, player: str, meta: dict[str, Any]) -> list[Notice]:
-        """Hold the record at ``s`` and ask whether ``player`` laid a card the camera did not see."""
+        """Hold the record at ``s`` and ask whether ``player`` laid a card the camera did not see; for a card
+        taken away since, with a picture from when it still lay there (its track ends ``gone_after`` after its
+        last read)."""
+        st, left = self.stabilizer, s.gone is not None
+        seen_at = s.gone - st.settings.gone_after / st.fps if left else None
         notices = self._open(s.track, lambda n: (
             Ask(n, s.track, "", [], s.box, s.place, CardPlayed.type, player,
-                f"{s.card} {'lay' if s.track in self.left else 'lies'} at {s.place}'s place, but it is {player}'s "
-                f"turn{' (it was taken away since)' if s.track in self.left else ''}", self.now, meta.get("snapshot"),
+                f"{s.card} {'lay' if left else 'lies'} at {s.place}'s place, but it is {player}'s "
+                f"turn{' (it was taken away since)' if left else ''}", self.now, meta.get("snapshot"), seen_at,
                 kind="missed"),
             f"did {player} lay a card the camera did not see? (or {s.place} played out of turn: answer none)"))
         return notices + self._set("asking", f"tap {player}'s card, or none if {s.place} played out of turn")
