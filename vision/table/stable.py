@@ -231,6 +231,11 @@ class Stabilizer:
         self.glimpses: list[Glimpse] = []
         self._others: deque[tuple[str, list]] = deque(maxlen=self.settings.carried_memory)  # of ended tracks
 
+    @property
+    def gone_span(self) -> float:
+        """Seconds unseen before a card counts as taken away (``gone_after`` frames at the measured rate)."""
+        return self.settings.gone_after / self.fps
+
     def update(self, reads: Iterable[Read], t: float, impossible: frozenset[str] | set[str] = frozenset(),
                sides: Sides | None = None) -> list:
         """Feed one frame's reads; returns the events this frame makes certain. ``sides`` asks the frame
@@ -297,7 +302,7 @@ class Stabilizer:
     def _glimpse(self, timid: list[Read], t: float) -> None:
         """Follow where timid reads come, frame to frame, as tracks follow counted reads: each glimpse takes
         at most one read a frame, the nearest; one unseen for ``gone_after`` frames is forgotten."""
-        span = self.settings.gone_after / self.fps
+        span = self.gone_span
         for g in self.glimpses:
             if t - g.last > span and g.carried(self.settings.still_iou):
                 self._carried.append(Carried.of_glimpse(g))
@@ -609,7 +614,7 @@ class Stabilizer:
         that track took, found by a track of its own only when a card thrown after it ended that one. It
         came when those reads began (held-out pile hand 701734: the Jh's reads went to the 6c's track under
         it for 1.5 s, and the Kh thrown onto it 0.9 s later was recorded first, every later play a seat on)."""
-        span = self.settings.gone_after / self.fps
+        span = self.gone_span
         spots = [tr.others[read.card] for tr in self.tracks if read.card in tr.others]
         spots += [o for c, o in self._others if c == read.card]
         return min((first for first, last, box, n in spots if n >= self.settings.min_hits and t - last <= span

@@ -626,7 +626,7 @@ class Watcher:
                 continue
             if event is None:
                 return notices + self._set("waiting", why)
-            if s.named_by == "camera" and not isinstance(event, CardCorrected) and s.track not in self.left:
+            if s.named_by == "camera" and not isinstance(event, CardCorrected) and s.gone is None:
                 if self._firming(s):
                     return notices  # read on for a moment: the order of play waits on it
                 doubt = self._doubt(s)
@@ -872,8 +872,8 @@ class Watcher:
         """Hold the record at ``s`` and ask whether ``player`` laid a card the camera did not see; for a card
         taken away since, with a picture from when it still lay there (its track ends ``gone_after`` after its
         last read)."""
-        st, left = self.stabilizer, s.gone is not None
-        seen_at = s.gone - st.settings.gone_after / st.fps if left else None
+        left = s.gone is not None
+        seen_at = s.gone - self.stabilizer.gone_span if left else None
         notices = self._open(s.track, lambda n: (
             Ask(n, s.track, "", [], s.box, s.place, CardPlayed.type, player,
                 f"{s.card} {'lay' if left else 'lies'} at {s.place}'s place, but it is {player}'s "
