@@ -763,6 +763,40 @@ def test_a_card_misread_timidly_as_it_lands_on_the_last_one_does_not_hold_back_i
     assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
 
 
+def test_a_card_read_timidly_as_it_landed_and_again_as_it_lies_does_not_hold_itself_back():
+    """Held-out pile hand 701754: the Qc was read at 0.37 a frame before its track began, then named timidly; its
+    reads sagged under min_conf as it lay and joined that first timid read, taken for a card laid before it and
+    still being read. It held itself back until a card thrown onto it ended its track: never recorded, nor asked."""
+    t = Table()
+    t.to_play()
+    t.frames(1, extra=[R("9h", SPOT["Beat"], 0.37)])  # Beat's lead lands, read only timidly
+    t.frames(6, extra=[R("9h", SPOT["Beat"], 0.55)])  # named, but not surely: it is read on for a moment
+    t.frames(4, extra=[R("9h", SPOT["Beat"], 0.4)])  # its reads sag again as it lies
+    assert [(a.player, a.read) for a in t.watcher.asks.values()] == [("Beat", "9h")]
+
+
+def test_a_recorded_card_read_timidly_since_before_a_new_track_found_it_does_not_hold_back_the_next():
+    """Held-out Kratzen pile hand 701785: the Jc laid across the Ac took the Ac's track, and the Ac, read only
+    timidly under it, was found again by a track of its own. Its timid reads from before that were taken for a
+    card laid before the Jd and still being read, and held the Jd back until the 7d came and took its turn."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    x, y, _, _ = SPOT["Beat"]
+    th = R("Th", (x + 20, y + 10, x + 80, y + 100), 0.8)  # Cla's Th, laid across the 9h
+    t.frames(1, extra=[th], hide={"9h"})  # its read takes the 9h's track
+    timid, read = R("9h", SPOT["Beat"], 0.4), R("9h", SPOT["Beat"], 0.75)  # the 9h under it, read timidly ...
+    for _ in range(8):
+        t.frames(1, extra=[th, timid], hide={"9h"})
+        t.frames(2, extra=[th, read], hide={"9h"})  # ... and in between as itself: a track of its own
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+    t.lying["Jh"] = SPOT["Anna"]  # Anna's Jh, read surely at once
+    for _ in range(2):
+        t.frames(1, extra=[th, timid], hide={"9h"})
+        t.frames(2, extra=[th, read], hide={"9h"})
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+
+
 @pytest.mark.parametrize("named, last, thrown", [("Th", 2.0, True), ("9h", 2.0, False), ("Kh", 2.0, False),
                                                   ("Jh", 2.0, False), ("Th", 1.5, False)],
                          ids=["a card seen coming", "the card under it", "a card the table holds",

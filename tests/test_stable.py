@@ -567,6 +567,16 @@ def test_a_timid_read_that_never_moved_is_no_card_carried_in():
     assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", "6h")]
 
 
+def test_what_shows_of_a_named_card_as_one_is_laid_across_it_is_no_card_carried_in():
+    """The 6h's visible part, read timidly as 7h and then Ah while a card is laid across it, shrinks within where
+    it was first read: nothing moved there, so the 7h read after is the 6h read anew, not a card thrown there
+    (held-out pile hand 701766: the 7c's strip under the Jh, read 6c, was taken for a 6c thrown onto the pile
+    and recorded as the next play)."""
+    strip = [R("7h", 0.37, box=(100, 100, 160, 190)), R("Ah", 0.26, box=(100, 100, 140, 160))]
+    laid = _laid_as_read_anew(strip)
+    assert [(e.card, e.replaces, e.thrown) for e in laid] == [("6h", None, None), ("7h", "6h", None)]
+
+
 def _covered_while_waiting(first: str = "Kc", impossible=frozenset(), then: int = 0, strip: bool = False):
     """A card carried in and lying still, read only at 0.55 (so it waits for surer reads, ``_doubtful``),
     then a 7d thrown onto it from the other side: lost as it lands, read there surely after."""
@@ -617,6 +627,16 @@ def test_a_card_whose_reads_went_to_the_track_of_the_card_under_it_came_when_tho
     frames += [[R("Ah", box=under), R("Kd", 0.6, box=strip)]] * 8
     laid = [e for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
     assert [(e.card, e.first_seen) for e in laid] == [("Ah", 0.0), ("Kd", 6 / REFERENCE_FPS)]
+
+
+def test_a_card_laid_onto_a_named_one_whose_track_took_its_reads_until_it_renamed_the_spot_came_when_they_began():
+    """Held-out Kratzen pile hand 701774: the Jh, laid half on the 8h, was read only at 0.6 there, by the 8h's
+    track; the track was renamed Jh a second later, the 8s thrown meanwhile went first, and each card went to
+    the other player."""
+    under, on = (100, 100, 160, 190), (115, 110, 175, 200)  # lies across it: no re-read of the 8h
+    frames = [[R("8h", box=under)]] * 6 + [[R("Jh", 0.6, box=on)]] * 30
+    laid = [e for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+    assert [(e.card, e.replaces, e.thrown) for e in laid] == [("8h", None, None), ("Jh", None, 6 / REFERENCE_FPS)]
 
 
 def test_a_few_misreads_of_a_named_card_give_a_card_laid_there_later_no_earlier_arrival():

@@ -97,13 +97,14 @@ class Track:
     lain_still: bool = False  # it has lain still once: later jumps of its box are the camera's, not its way
     rest: tuple[float, float, float, float] | None = None  # where it last lay still
     glimpsed_since: float | None = None  # since when a glimpse lay where its first counted read came (_glimpsed_at)
-    thrown: float | None = None  # when it was first seen coming, where its reads took over a card it was thrown onto
+    thrown: float | None = None  # when it was first seen coming, or read, where its reads took over a card under it
     read_at: float = 0.0  # when it was last read
     under: bool = False  # it lay whole on top, unnamed, when a card seen coming was thrown onto it: it lies under that
     # once named, reads here naming other cards: card -> [first t, last t, last box, reads] (Stabilizer._taken_at)
     others: dict[str, list] = field(default_factory=dict)
     taken_since: float | None = None  # its reads went first to another card's track here: since then (_taken_at)
     first_read: dict[str, float] = field(default_factory=dict)  # card -> when a read first named it
+    top_since: float = 0.0  # since when its reads have named the card its last read named, without a break
     lying: dict[str, int] = field(default_factory=dict)  # card -> reads naming it where the last one lay still
 
     def arrived(self) -> float:
@@ -268,6 +269,8 @@ class Stabilizer:
                 if track.card is None and not track.lain_still and moved:  # an unnamed card's way
                     track.on_the_way[read.card] = track.on_the_way.get(read.card, 0.0) + read.confidence
                 _push(track.boxes, read.box, self._edge_hits)
+                if not track.tops or track.tops[-1][0] != read.card:
+                    track.top_since = t
                 _push(track.tops, (read.card, read.confidence), 3 * self.settings.window)
                 if self._still(track):
                     track.rest = read.box
@@ -544,6 +547,9 @@ class Stabilizer:
         self.tracks.remove(track)
         self._retire(track)
         thrown = min((c.first_seen for c in came if c.card == new), default=None)  # when it was first seen coming
+        if not reread:  # or when the spot's reads turned to it, if sooner (held-out Kratzen pile hand 701774: the
+            # Jh, laid half on the 8h and read there at 0.6, renamed the spot a second later, after the 8s came)
+            thrown = track.top_since if thrown is None else min(thrown, track.top_since)
         fresh = Track(self._next, track.box, first_seen=t, thrown=thrown)
         self._next += 1
         fresh.votes = {new: float(self.settings.window)}
@@ -633,7 +639,8 @@ class Stabilizer:
         coming += [Carried.of_glimpse(g) for g in self.glimpses if g.last < t and g.carried(self.settings.still_iou)]
         ahead = self.settings.carried_ahead
         return [c for c in list(self._carried) + coming if since <= c.first_seen < before
-                and c.apart(box, ahead) <= near and t - c.first_seen <= self.settings.carried_for]
+                and c.apart(box, ahead) <= near and t - c.first_seen <= self.settings.carried_for
+                and not c.shrank_within(box, self.settings.match_cover)]
 
     def _still_under(self, track: Track) -> bool:
         """The card named here still shows its sides round the card now read here: one was thrown onto it."""
@@ -651,16 +658,25 @@ class Carried:
     first_seen: float
     step: tuple[float, float] = (0.0, 0.0)  # how far it moved between its last two reads
     sure: bool = False  # its reads on its way named it as surely as reads of a card lying name one
+    came_from: tuple[float, float, float, float] | None = None  # where it was first read
 
     @classmethod
     def of(cls, track: Track, sure_weight: float) -> Carried:
         card = track.tops[-1][0]
-        return cls(card, track.box, track.first_seen, track.step(), track.on_the_way.get(card, 0.0) >= sure_weight)
+        return cls(card, track.box, track.first_seen, track.step(), track.on_the_way.get(card, 0.0) >= sure_weight,
+                   track.came_from)
 
     @classmethod
     def of_glimpse(cls, glimpse: Glimpse) -> Carried:
         """A card carried in read only timidly, as its reads named it most."""
-        return cls(glimpse.named, glimpse.box, glimpse.since)
+        return cls(glimpse.named, glimpse.box, glimpse.since, came_from=glimpse.came_from)
+
+    def shrank_within(self, box: tuple[float, float, float, float], cover: float) -> bool:
+        """First read within ``box``, its box since only shrank within that first read: no card carried in, but
+        what shows of the card lying there as a card is laid across it (held-out pile hand 701766: the 7c's
+        strip under the Jh, read 6c and then Ah, was taken for a 6c thrown onto the pile and recorded)."""
+        return (self.came_from is not None and box_within(self.came_from, box) >= cover
+                and box_within(self.box, self.came_from) >= cover)
 
     def apart(self, box: tuple[float, float, float, float], ahead: float) -> float:
         """How near ``box`` the card came or was heading: a card thrown fast is lost from view (blurred)

@@ -992,6 +992,8 @@ class Watcher:
             lay = g.lay()
             if lay is None or lay >= s.played_at or self.now - lay > patience:
                 continue
+            if any(self._reads_of(g, k) for k in known):
+                continue  # a card the table knows of, read timidly where it lies
             if any(k.first_seen <= lay and box_within(g.box, k.box) > 0 and not self._thrown_onto(g, k, s, known)
                    for k in known):
                 continue  # on a card that lay there before: a part of it read timidly
@@ -999,6 +1001,13 @@ class Watcher:
                 continue
             return True
         return False
+
+    def _reads_of(self, g: Glimpse, k: Seen) -> bool:
+        """Glimpse ``g`` names ``k``'s card and lies within it: ``k``'s own timid reads (its first as it landed,
+        those since its reads sagged), however its track began since, not a card laid before the one waiting.
+        Held-out pile hand 701754: the Qc, read at 0.37 a frame before its track began, held itself back until
+        it was covered, never recorded; Kratzen 701785: the Ac, found again by a new track, held back the Jd."""
+        return g.named == k.card and box_within(g.box, k.box) >= self.stabilizer.settings.match_cover
 
     def _thrown_onto(self, g: Glimpse, k: Seen, s: Seen, known: list[Seen]) -> bool:
         """Glimpse ``g`` over ``k`` names a card seen carried there after ``k`` lay and before ``s`` came, and is
