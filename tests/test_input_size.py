@@ -23,6 +23,29 @@ def test_a_frame_letterboxed_to_its_own_shape_is_centred_between_thin_bars():
     assert out.shape == (256, 320, 3) and r == 0.5 and (left, top) == (0, 8)
 
 
+def _table(height: int, width: int, seed: int) -> np.ndarray:
+    opts = SceneOptions(size=(width, height), max_cards=5, back_rate=0.0, hand_rate=0.0, empty_rate=0.0,
+                        portrait_rate=0.0, things_rate=0.0)
+    return render_scene(seed, all_packs(), opts).image
+
+
+def test_a_1080p_frame_halved_before_its_resize_shows_the_detector_the_same_cards():
+    halved, one_step = Recognizer(), Recognizer(halve_large=False)
+    for seed in (2024, 2025, 2026):
+        image = _table(1080, 1920, seed)
+        assert not np.array_equal(letterbox(image, (256, 448), halve=True)[0], letterbox(image, (256, 448))[0])
+        a, b = halved(image), one_step(image)
+        assert len(a) >= 1 and len(a) == len(b)
+        for d in a:
+            same = max(b, key=lambda e: quad_iou(np.float32(d.corners), np.float32(e.corners)))
+            assert same.card == d.card and quad_iou(np.float32(d.corners), np.float32(same.corners)) > 0.9
+
+
+def test_a_frame_under_four_times_the_detector_s_input_is_resized_in_one_step():
+    image = _table(720, 1280, 2024)
+    assert np.array_equal(letterbox(image, (256, 448), halve=True)[0], letterbox(image, (256, 448))[0])
+
+
 def test_the_anchor_points_are_laid_out_as_ultralytics_lays_them_out():
     import torch
     from ultralytics.utils.tal import make_anchors

@@ -4,9 +4,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.recognize.edges import edge_image
+from vision.recognize.edges import edge_image, edge_window
 from vision.recognize.geometry import box_iou
-from vision.recognize.layers import edge_share, on_top, sides_shown, stacking, visible_box
+from vision.recognize.layers import REACH, edge_share, on_top, sides_shown, stacking, visible_box
 from vision.recognize.recognizer import Detection, Recognizer
 
 LOWER = np.float32([[200, 100], [320, 100], [320, 280], [200, 280]])  # clockwise from the top left
@@ -57,6 +57,20 @@ def test_cards_apart_are_never_compared():
 def test_an_outline_crossing_the_other_card_too_little_gives_no_evidence():
     touching = LOWER + np.float32([118, 0])  # 2 pixels over the lower card's right side
     assert edge_share(edge_image(table((LOWER, 200), (touching, 240))), touching, LOWER) is None
+
+
+@pytest.mark.parametrize("shift", [(0, 0), (-230, -130), (370, 250), (-330, 0), (0, 450), (700, 0)])
+def test_which_card_lies_on_which_is_read_from_a_window_round_them_as_from_the_whole_picture(shift):
+    # a grainy picture, the two cards anywhere, partly or wholly beyond its edges: the window's shares
+    # are the whole picture's, to the last bit, so greying less of a large frame changes no decision
+    lower, upper = LOWER + np.float32(shift), UPPER + np.float32(shift) + np.float32([0.37, 0.61])
+    noise = np.random.default_rng(7).integers(0, 60, (480, 640, 3), dtype=np.uint8)
+    picture = cv2.add(table((lower, 200), (upper, 240)), noise)
+    whole = edge_image(picture)
+    window, origin = edge_window(picture, [lower, upper], REACH)
+    assert window.shape[0] * window.shape[1] < whole.size
+    for a, b in ((upper, lower), (lower, upper)):
+        assert edge_share(window, a, b, origin) == edge_share(whole, a, b)
 
 
 def test_the_part_in_view_of_a_fanned_card_is_the_strip_the_upper_card_leaves():

@@ -58,6 +58,13 @@ def test_a_folder_of_images_is_read_in_order_and_ends(tmp_path):
     assert src.state == "ended"
 
 
+def test_a_picture_s_colours_come_in_the_order_the_recognizer_reads_red_green_blue(tmp_path):
+    import cv2
+    cv2.imwrite(str(tmp_path / "f.png"), np.uint8([[[255, 0, 0], [0, 0, 255]]]))  # OpenCV writes BGR: blue, red
+    frame = FolderSource(tmp_path).read()
+    assert frame.image.tolist() == [[[0, 0, 255], [255, 0, 0]]] and frame.image.flags.writeable
+
+
 def test_an_unknown_source_is_a_clear_error():
     with pytest.raises(SourceError, match="no camera, folder, file or stream"):
         open_source("/nowhere/at/all.mp4")

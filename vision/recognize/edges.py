@@ -28,10 +28,27 @@ MIN_SHARE = 0.35  # of a side's profiles must agree on one line for the side to 
 MAX_TURN = np.cos(np.radians(4.0))  # a line turned more than this from the network's side is some other edge
 
 
+BLUR = 1.0  # the smoothing's sigma (pixels); its kernel reaches 4 sigma either way
+
+
 def edge_image(rgb: np.ndarray) -> np.ndarray:
     """The picture as the search reads it (grey, smoothed a pixel): made once a frame, for all cards."""
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY).astype(np.float32)
-    return cv2.GaussianBlur(gray, (0, 0), 1.0)
+    return cv2.GaussianBlur(gray, (0, 0), BLUR)
+
+
+def edge_window(rgb: np.ndarray, quads: list[np.ndarray], reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`edge_image` of only the box round ``quads`` grown by ``reach`` pixels (clipped to the picture),
+    and where its first pixel lies in the picture: within ``reach`` of the outlines it is the whole
+    picture's, pixel for pixel (the smoothing's kernel is added to the margin). A pile is a tenth of a
+    1920x1080 frame, and greying the whole frame took a fifth of such a frame's time."""
+    h, w = rgb.shape[:2]
+    margin = reach + 1 + 4 * BLUR  # a sample's neighbours for interpolation, and the kernel's
+    pts = np.concatenate([np.float64(q).reshape(-1, 2) for q in quads])
+    last = (w - 1, h - 1)  # a point beyond the picture is read at its edge, so the box is clipped first
+    x1, y1 = np.maximum(np.floor(np.clip(pts.min(axis=0), 0, last) - margin), 0).astype(int)
+    x2, y2 = np.minimum(np.ceil(np.clip(pts.max(axis=0), 0, last) + margin) + 1, (w, h)).astype(int)
+    return edge_image(rgb[y1:y2, x1:x2]), np.float32([x1, y1])
 
 
 def snap_all(gray: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:

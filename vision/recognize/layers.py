@@ -25,7 +25,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from .edges import edge_image
+from .edges import edge_image, edge_window
 from .geometry import quad_iou
 
 INSET = 4.0  # pixels: only the part of a side this far inside the other card counts
@@ -42,18 +42,20 @@ LEAD = 0.35  # ... and on this share more than the lower card's
 # every pixel, which the generated scenes' exact truth favours over wider openings.
 SLIVER = 1
 AWAY = 6.0  # pixels: a side is free (sides_shown) this far outside every card in view, clear of their edges
+NO_SHIFT = np.float32([0, 0])  # a grey picture that is the whole picture, not a window of it
 
 Box = tuple[float, float, float, float]
 
 
-def edge_share(gray: np.ndarray, a: np.ndarray, b: np.ndarray) -> float | None:
+def edge_share(gray: np.ndarray, a: np.ndarray, b: np.ndarray, origin: np.ndarray = NO_SHIFT) -> float | None:
     """The share of ``a``'s side profiles over ``b``'s face whose steepest step lies on the side
-    (an edge the picture shows there); None where too little of ``a``'s sides passes over ``b``."""
+    (an edge the picture shows there); None where too little of ``a``'s sides passes over ``b``.
+    ``origin``: where ``gray``'s first pixel lies in the picture, for a window of it (:func:`edge_window`)."""
     points, normals = _side_profiles(a)
     over = _inside(points, np.float64(b), INSET)
     if over.sum() < MIN_POINTS:
         return None
-    return float(_shows_edge(gray, points[over], normals[over]).mean())
+    return float(_shows_edge(gray, points[over], normals[over], origin).mean())
 
 
 def sides_shown(gray: np.ndarray, quad: np.ndarray, covers: list[np.ndarray]) -> float | None:
@@ -92,10 +94,13 @@ def _side_profiles(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return points, np.repeat(normal, POINTS, axis=0)
 
 
-def _shows_edge(gray: np.ndarray, points: np.ndarray, normals: np.ndarray) -> np.ndarray:
-    """Per profile across a side: whether its steepest step is steep enough and lies on the side."""
+def _shows_edge(gray: np.ndarray, points: np.ndarray, normals: np.ndarray,
+                origin: np.ndarray = NO_SHIFT) -> np.ndarray:
+    """Per profile across a side: whether its steepest step is steep enough and lies on the side. The
+    samples are placed in the picture, then moved by the whole pixels of ``origin``: a window samples
+    exactly where the whole picture would."""
     offsets = np.linspace(-REACH, REACH, SAMPLES)
-    samples = (points[:, None] + offsets[None, :, None] * normals[:, None]).astype(np.float32)
+    samples = (points[:, None] + offsets[None, :, None] * normals[:, None]).astype(np.float32) - origin
     profile = cv2.remap(gray, samples[..., 0], samples[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     slope = np.abs(np.gradient(profile, axis=1)) / (offsets[1] - offsets[0])
     on_side = slope[:, np.abs(offsets) <= NEAR].max(axis=1)
@@ -117,9 +122,10 @@ def _depth(points: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.einsum("pkj,kj->pk", points[:, None] - quad[None], normal).min(axis=1)
 
 
-def on_top(gray: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool | None:
-    """True where card ``a`` lies on ``b``, False where under it, None where the picture does not say."""
-    return upper(edge_share(gray, a, b), edge_share(gray, b, a))
+def on_top(gray: np.ndarray, a: np.ndarray, b: np.ndarray, origin: np.ndarray = NO_SHIFT) -> bool | None:
+    """True where card ``a`` lies on ``b``, False where under it, None where the picture does not say
+    (``origin`` as for :func:`edge_share`)."""
+    return upper(edge_share(gray, a, b, origin), edge_share(gray, b, a, origin))
 
 
 def upper(shown_a: float | None, shown_b: float | None, shown: float = SHOWN, lead: float = LEAD) -> bool | None:
@@ -136,12 +142,14 @@ def upper(shown_a: float | None, shown_b: float | None, shown: float = SHOWN, le
 
 def stacking(rgb: np.ndarray, quads: list[np.ndarray]) -> list[tuple[int, ...]]:
     """For each outline, the indices of those found lying on it. The picture is turned grey
-    (:func:`vision.recognize.edges.edge_image`) only where two outlines overlap: most frames have none."""
+    (:func:`vision.recognize.edges.edge_window`) only round the outlines that overlap: most frames have none."""
     over: list[list[int]] = [[] for _ in quads]
     pairs = [(i, j) for i in range(len(quads)) for j in range(i + 1, len(quads)) if quad_iou(quads[i], quads[j]) > 0]
-    gray = edge_image(rgb) if pairs else None
+    if not pairs:
+        return [()] * len(quads)
+    gray, origin = edge_window(rgb, [quads[k] for k in sorted({k for pair in pairs for k in pair})], REACH)
     for i, j in pairs:
-        upper = on_top(gray, quads[i], quads[j])
+        upper = on_top(gray, quads[i], quads[j], origin)
         if upper is not None:
             over[j if upper else i].append(i if upper else j)
     return [tuple(sorted(o)) for o in over]
