@@ -23,26 +23,31 @@ def test_a_frame_letterboxed_to_its_own_shape_is_centred_between_thin_bars():
     assert out.shape == (256, 320, 3) and r == 0.5 and (left, top) == (0, 8)
 
 
-def _table(height: int, width: int, seed: int) -> np.ndarray:
+def _table(seed: int, height: int = 480, width: int = 640) -> np.ndarray:
+    """A generated frame of up to five face-up cards and nothing else, landscape."""
     opts = SceneOptions(size=(width, height), max_cards=5, back_rate=0.0, hand_rate=0.0, empty_rate=0.0,
                         portrait_rate=0.0, things_rate=0.0)
     return render_scene(seed, all_packs(), opts).image
 
 
+def _same_cards(a: list, b: list) -> None:
+    """Two readings of one frame found the same cards, each named alike with outlines meeting at IoU over 0.9."""
+    assert len(a) >= 1 and len(a) == len(b)
+    for d in a:
+        same = max(b, key=lambda e: quad_iou(np.float32(d.corners), np.float32(e.corners)))
+        assert same.card == d.card and quad_iou(np.float32(d.corners), np.float32(same.corners)) > 0.9
+
+
 def test_a_1080p_frame_halved_before_its_resize_shows_the_detector_the_same_cards():
     halved, one_step = Recognizer(), Recognizer(halve_large=False)
     for seed in (2024, 2025, 2026):
-        image = _table(1080, 1920, seed)
+        image = _table(seed, 1080, 1920)
         assert not np.array_equal(letterbox(image, (256, 448), halve=True)[0], letterbox(image, (256, 448))[0])
-        a, b = halved(image), one_step(image)
-        assert len(a) >= 1 and len(a) == len(b)
-        for d in a:
-            same = max(b, key=lambda e: quad_iou(np.float32(d.corners), np.float32(e.corners)))
-            assert same.card == d.card and quad_iou(np.float32(d.corners), np.float32(same.corners)) > 0.9
+        _same_cards(halved(image), one_step(image))
 
 
 def test_a_frame_under_four_times_the_detector_s_input_is_resized_in_one_step():
-    image = _table(720, 1280, 2024)
+    image = _table(2024, 720, 1280)
     assert np.array_equal(letterbox(image, (256, 448), halve=True)[0], letterbox(image, (256, 448))[0])
 
 
@@ -71,15 +76,10 @@ def test_a_size_that_is_no_multiple_of_32_is_refused():
 
 
 def test_the_detector_at_the_frames_shape_finds_the_cards_it_finds_at_its_square():
-    opts = SceneOptions(max_cards=5, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, things_rate=0.0)
     fitted, square = Recognizer(fit_input=True), Recognizer(fit_input=False)
     for seed in (2024, 2025, 2026):
-        image = render_scene(seed, all_packs(), opts).image
-        a, b = fitted(image), square(image)
-        assert len(a) >= 1 and len(a) == len(b)
-        for d in a:
-            same = max(b, key=lambda e: quad_iou(np.float32(d.corners), np.float32(e.corners)))
-            assert same.card == d.card and quad_iou(np.float32(d.corners), np.float32(same.corners)) > 0.9
+        image = _table(seed)
+        _same_cards(fitted(image), square(image))
     assert list(fitted._sized) == [(256, 320)]  # one session for the frames' shape, made once
 
 
@@ -90,8 +90,7 @@ def test_a_detector_whose_graph_cannot_be_resized_runs_at_its_square_with_a_warn
         raise ValueError("no anchor constants")
 
     monkeypatch.setattr(vision.recognize.recognizer.input_size, "detector_graph", refuse)
-    opts = SceneOptions(max_cards=5, back_rate=0.0, hand_rate=0.0, empty_rate=0.0, portrait_rate=0.0, things_rate=0.0)
-    image = render_scene(2024, all_packs(), opts).image
+    image = _table(2024)
     r = Recognizer(fit_input=True)
     with pytest.warns(UserWarning, match="runs at its exported square"):
         found = r(image)

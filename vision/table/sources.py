@@ -28,8 +28,8 @@ class Frame:
 
 
 def rgb(bgr: np.ndarray) -> np.ndarray:
-    """OpenCV's BGR picture as RGB, in a new array: a 1920x1080 frame in about a millisecond, where copying
-    the channels reversed took 20 on these cores."""
+    """OpenCV's BGR picture as RGB, in a new array: a 1920x1080 frame in 1.3 ms, where copying the channels
+    reversed took 38 (two processes sharing the 2 cores)."""
     return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
 
 
