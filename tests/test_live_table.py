@@ -684,6 +684,24 @@ def test_a_card_thrown_onto_the_last_one_keeps_its_turn_though_the_spot_reads_it
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 
 
+def test_a_card_asked_about_in_a_frame_that_does_not_show_it_is_pictured_as_it_was_last_read():
+    """Held-out pile hand 701986: Beat's 7c, asked about only once Cla's 8s lay on it, was pictured as the spot
+    looked then, and the table named the 8s. A question is pictured from the last frame that read its card."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.frames(5, extra=[R("Th", SPOT["Cla"], 0.58)])  # Cla's Th, named only timidly: the camera reads on ...
+    last_read = round(t.t - 0.05, 3)
+    assert t.watcher.asks == {}
+    t.frames(2)  # ... until a hand over it hides it
+    (ask,) = t.watcher.asks.values()
+    assert ask.read == "Th" and ask.player == "Cla" and ask.seen_at == pytest.approx(last_read)
+    t.watcher.answer(ask.id, "Th")
+    t.lying["Th"] = SPOT["Cla"]
+    t.frames(8)
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+
+
 def test_a_card_covered_before_it_was_named_is_asked_with_a_frame_from_before_it_was_covered(tmp_path):
     """Held-out pile hand 701565: Doris's Kc, read only timidly for a second, was covered by Anna's 7d and never
     recorded; the 7d went to Doris and every later play a seat on. Now it is asked about, and the question shows

@@ -104,6 +104,8 @@ class Track:
     others: dict[str, list] = field(default_factory=dict)
     taken_since: float | None = None  # its reads went first to another card's track here: since then (_taken_at)
     first_read: dict[str, float] = field(default_factory=dict)  # card -> when a read first named it
+    # card -> when a read last named it (its timid reads too, if glimpsed): when its picture last showed it
+    last_read: dict[str, float] = field(default_factory=dict)
     top_since: float = 0.0  # since when its reads have named the card its last read named, without a break
     lying: dict[str, int] = field(default_factory=dict)  # card -> reads naming it where the last one lay still
 
@@ -262,6 +264,7 @@ class Stabilizer:
                 moved = self._moving(track, read)
                 track.vote(read, self.settings.alternative_weight)
                 track.first_read.setdefault(read.card, t)
+                track.last_read[read.card] = t
                 if not moved:
                     track.lying[read.card] = track.lying.get(read.card, 0) + 1
                 if track.card is not None and read.card != track.card:
@@ -275,7 +278,9 @@ class Stabilizer:
                 if self._still(track):
                     track.rest = read.box
             elif track.glimpsed and any(self._on(track, r) for r in timid):
-                pass  # a card only ever read timidly is still there while its timid reads keep coming
+                # a card only ever read timidly is still there while its timid reads keep coming; one read where
+                # it lies, not one across it (a card thrown onto it, misread), shows it
+                track.last_read.update((r.card, t) for r in timid if box_iou(track.box, r.box) >= self.settings.still_iou)
             else:
                 track.missing += 1
                 # only a gap after the card was named can hide a swap; one while it was carried in cannot
@@ -335,6 +340,7 @@ class Stabilizer:
                       named_box=glimpse.box, named_at=t, glimpsed=True, reads=glimpse.reads)
         self._next += 1
         track.votes = dict(glimpse.votes)
+        track.last_read = {track.card: glimpse.last}  # its last timid read came this frame
         self.tracks.append(track)
         return CardLaid(track.id, track.card, track.box, t, options[0][0] / possible, glimpse.since,
                         confidence=options[0][0] / max(1, glimpse.reads), choices=_choices(options), settled=False)

@@ -934,11 +934,21 @@ class Watcher:
         where = f"at {event.player}'s place" if isinstance(event, CardPlayed) else "on the upcard spot"
         notices = self._open(s.track, lambda n: (
             Ask(n, s.track, s.card, choices[:3], s.box, s.place, event.type, getattr(event, "player", None), why,
-                self.now, meta.get("snapshot"), s.covered),
+                self.now, meta.get("snapshot"), self._last_shown(s)),
             f"which card lies {where}? the camera reads {s.card}, not surely: {why}"))
         ask = self.asks[self._ask_of[s.track]]
         return notices + self._set("asking", f"tap the card lying {'at ' + ask.player if ask.player else 'there'}: "
                                    f"{' / '.join(c for c, _ in ask.choices)} or another")
+
+    def _last_shown(self, s: Seen) -> float | None:
+        """When the picture last showed ``s`` as its card, where this frame does not (a card thrown onto it, a hand
+        over it): its question shows it as it lay then, not what lies there now; None where it is read now.
+        Held-out pile hand 701986: Beat's 7c, asked about once Cla's 8s lay on it, was answered 8s."""
+        if s.covered is not None:
+            return s.covered
+        track = self._track(s)
+        last = track.last_read.get(s.card) if track is not None else None
+        return last if last is not None and last < self.now else None
 
     def _open(self, track: int, make: Callable[[int], tuple[Ask, str]]) -> list[Notice]:
         """Ask about ``track`` once, however many frames it holds the record: ``make(number)`` gives the
