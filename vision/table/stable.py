@@ -527,10 +527,7 @@ class Stabilizer:
     def _replaced(self, track: Track, t: float, impossible) -> list:
         """The recent reads all name one other possible card, surely enough: a new card lies here. A
         card seen coming (``_carried_in``) and read here since needs only ``window`` reads, however
-        timid: a card thrown onto the pile lies half on cards much like it and is read at 0.6-0.65. Reads lying
-        otherwise than the card named here (:meth:`_where_named`) are of a card laid on it, named as surely as one
-        laid apart (held-out pile hand 701986: Doris's 7d, read at 0.64-0.69 a little off the 9d, never renamed
-        the spot and was asked for once the trick was gathered); the table is asked where they were timid. Where
+        timid: a card thrown onto the pile lies half on cards much like it and is read at 0.6-0.65. Where
         the card seen coming was read as another on its way, surely or landing where the last was named,
         the two reads disagree and the table is asked (held-out pile hand 701513: a 7d read surely on its
         way, read 9d at 0.8 lying on the Kc)."""
@@ -542,16 +539,13 @@ class Stabilizer:
         run = [conf for _, conf in takewhile(lambda top: top[0] == new, reversed(track.tops))]  # newest first
         if len(run) < self.settings.window:
             return []
-        weight = sum(run[:self.settings.window])
-        sure = weight >= self.settings.window * self.settings.sure_conf
+        sure = sum(run[:self.settings.window]) >= self.settings.window * self.settings.sure_conf
         came = self._carried_in(track, t)  # thrown here: a new card, not this one read better
         names = {c.card for c in came}
         coming = new in names
-        where_named = self._where_named(track)
-        elsewhere = not where_named and weight >= self._sure_weight  # as surely as a card laid apart is named
-        if not (sure or coming or elsewhere or len(run) >= self.settings.timid_factor * self.settings.window):
+        if not (sure or coming or len(run) >= self.settings.timid_factor * self.settings.window):
             return []
-        in_place = track.unbroken and where_named  # read anew where the card was named
+        in_place = track.unbroken and self._where_named(track)  # read anew where the card was named
         reread = in_place and not came
         if track.fixed and (reread or (new == track.overruled and not coming)):
             return []  # the card the table named, read anew or read as the misread it overruled, slid a little
