@@ -280,7 +280,8 @@ class Stabilizer:
             elif track.glimpsed and any(self._on(track, r) for r in timid):
                 # a card only ever read timidly is still there while its timid reads keep coming; one read where
                 # it lies, not one across it (a card thrown onto it, misread), shows it
-                track.last_read.update((r.card, t) for r in timid if box_iou(track.box, r.box) >= self.settings.still_iou)
+                here = [r for r in timid if box_iou(track.box, r.box) >= self.settings.still_iou]
+                track.last_read.update((r.card, t) for r in here)
             else:
                 track.missing += 1
                 # only a gap after the card was named can hide a swap; one while it was carried in cannot
