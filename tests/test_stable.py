@@ -58,6 +58,21 @@ def test_a_card_read_only_timidly_is_adopted_unsettled_and_its_timid_reads_keep_
     assert [type(e).__name__ for _, e in feed(st, [[]] * 10)] == ["CardGone"]
 
 
+def test_a_glimpsed_card_is_last_shown_by_a_timid_read_where_it_lies_not_by_one_across_it():
+    """Its question's picture is the frame it was last read in (held-out pile hand 701986: the 7c's last timid
+    read was one across the 8s thrown onto it, and the picture showed the 8s)."""
+    st = Stabilizer(min_conf=0.5, gone_after=8)
+    feed(st, [[R("Kd", confidence=0.3)]] * 10)
+    (g,) = st.glimpses
+    st.adopt(g, 0.5)
+    across = (85, 115, 175, 175)  # IoU 0.5 with the Kd's box: on it, keeping it on the table
+    st.update([R("Kd", confidence=0.3)], t=1.0)
+    st.update([R("Qh", confidence=0.3, box=across)], t=1.05)
+    st.update([R("Kd", confidence=0.3, box=across)], t=1.1)
+    (track,) = st.tracks
+    assert track.last_read == {"Kd": 1.0} and track.missing == 0
+
+
 def test_a_moving_glimpse_is_not_adopted():
     st = Stabilizer(min_conf=0.5)
     feed(st, [[R("Kd", confidence=0.3, box=(100 + 15 * i, 100, 160 + 15 * i, 190))] for i in range(10)])
