@@ -140,7 +140,7 @@ def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False
             "pile": pile, "events": _event_rows(record, session) + [_ask_row(a) for a in asks],
             "wrong": check.wrong_card_events, "missed": check.missed, "fps": 1 / per_frame if per_frame else 0,
             "latency": lat, "corrected": corrected, "left": left, "details": check.details,
-            "state": watcher.status()["state"], "swap": _swap_row(record, session)}
+            "state": watcher.status()["state"], "swap": _swap_row(record, session), "closer": table.closer_since}
 
 
 def _kind(hand) -> str:
@@ -296,6 +296,7 @@ def main(argv: list[str] | None = None) -> None:
                 dump.write(json.dumps({"seed": seed, "world": world.name, "pile": pile, **e}) + "\n")
             dump.flush()
         lat = r["latency"]
+        closer = "" if r["closer"] is None else f"  looked closer from {r['closer']:.1f} s"
         print(f"hand seed {seed:3d}  {r['players']} players  {r['kind']:14s}  {r['pack']:12s}  {r['size'][0]}x{r['size'][1]}@"
               f"{r['fps_source']:.0f}{' pile' if pile else ''}  same result: {str(r['same']):5s}  "
               f"wrong events: {r['wrong']}  asks: {r['asks']} ({r['asked_wrong']} read wrong, {r['missed_asks']} "
@@ -303,7 +304,7 @@ def main(argv: list[str] | None = None) -> None:
               f"missed: {r['missed']:2d}  re-read corrections: {r['corrected']}  "
               f"{r['fps']:5.1f} frames/s  "
               f"latency median {statistics.median(lat) * 1000 if lat else float('nan'):5.0f} ms  "
-              f"end state: {r['state']}", flush=True)
+              f"end state: {r['state']}{closer}", flush=True)
         if args.verbose:
             for d in r["details"] + r["left"]:
                 print(f"    {d}")
@@ -326,6 +327,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"card events first recorded wrong and corrected by the camera's re-read: "
           f"{sum(r['corrected'] for r in rows)} in {sum(r['corrected'] > 0 for r in rows)} hands "
           "(counted as right above; the page showed the wrong card until the correction)")
+    closer = [r for r in rows if r["closer"] is not None]
+    print(f"hands in which the camera looked closer (it never saw the upcard): {len(closer)}"
+          + (f", {sum(r['same'] for r in closer)} of them right" if closer else ""))
     fps = [r["fps"] for r in rows]
     print(f"processed frames per second: median {statistics.median(fps):.1f}, slowest hand {min(fps):.1f}  (bar: >= 20)")
     if lat:

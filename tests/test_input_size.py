@@ -23,10 +23,11 @@ def test_a_frame_letterboxed_to_its_own_shape_is_centred_between_thin_bars():
     assert out.shape == (256, 320, 3) and r == 0.5 and (left, top) == (0, 8)
 
 
-def _table(seed: int, height: int = 480, width: int = 640) -> np.ndarray:
-    """A generated frame of up to five face-up cards and nothing else, landscape."""
+def _table(seed: int, height: int = 480, width: int = 640, card_px: tuple[float, float] | None = None) -> np.ndarray:
+    """A generated frame of up to five face-up cards and nothing else, landscape; ``card_px``: the cards'
+    heights as shares of the frame's (else the generator's own range)."""
     opts = SceneOptions(size=(width, height), max_cards=5, back_rate=0.0, hand_rate=0.0, empty_rate=0.0,
-                        portrait_rate=0.0, things_rate=0.0)
+                        portrait_rate=0.0, things_rate=0.0, **({"card_px": card_px} if card_px else {}))
     return render_scene(seed, all_packs(), opts).image
 
 
@@ -102,3 +103,23 @@ def test_a_photos_two_views_keep_the_square():
     with pytest.raises(ValueError, match="fit_input needs views=1"):
         Recognizer(views=2, fit_input=True)
     assert Recognizer(views=2).fit_input is False and Recognizer().fit_input is True
+
+
+def test_a_recognizer_looking_closer_runs_the_detector_at_twice_the_short_side_and_finds_the_same_cards():
+    usual = Recognizer()
+    closer = usual.closer()
+    assert closer.settings.short_side == usual.settings.closer_side == 2 * usual.settings.short_side
+    assert usual.settings.short_side == 240  # the one looking usually is left as it was
+    assert closer._detector_for(1080, 1920)[1] == (480, 864) and usual._detector_for(1080, 1920)[1] == (256, 448)
+    assert closer.det is usual.det and closer.cls is usual.cls  # the networks are not loaded twice
+    for seed in (2024, 2025, 2026, 2027):  # cards as tall as on a table seen from above a player's head
+        image = _table(seed, 1080, 1920, card_px=(0.15, 0.25))
+        near, far = closer(image), usual(image)  # a covered card's strip may be found by one look only
+        assert {d.card for d in far if d.confidence >= 0.5} == {d.card for d in near if d.confidence >= 0.5} != set()
+
+
+def test_a_recognizer_at_its_square_or_already_close_has_no_closer_look():
+    square = Recognizer(fit_input=False)
+    assert square.closer() is square
+    close = Recognizer().closer()
+    assert close.closer() is close

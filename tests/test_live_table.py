@@ -903,6 +903,44 @@ def test_a_bid_tapped_a_moment_before_the_upcard_is_read_asks_nothing():
     assert [c.code for c in session.current.upcards] == ["Kh"]
 
 
+class Looking:
+    """A recognizer that sees nothing, and the one it looks closer with (which sees the same)."""
+
+    def __init__(self, close: bool = False) -> None:
+        self.close = close
+
+    def __call__(self, image) -> list:
+        return []
+
+    def closer(self) -> "Looking":
+        return self if self.close else Looking(close=True)
+
+
+@pytest.mark.parametrize("layout", [None, "zones"], ids=["without zones", "with zones"])
+def test_a_camera_asking_for_an_upcard_it_never_saw_looks_closer_from_then_on(layout):
+    session = Session()
+    table = LiveTable(Watcher(session, zones() if layout else None), Looking())
+    frames = [Frame(np.zeros((4, 4, 3), np.uint8), i * 0.05, i) for i in range(80)]
+    taps = [(0.0, session.next_hand(SEATS, "Anna")), (0.05, BidMade("Beat", "chratze"))]
+    notices: list = []
+    run(table, frames, taps, notices.append)
+    asked = next(n.data["t"] for n in notices if n.kind == "ask" and n.data["kind"] == "upcard")
+    closer = [n for n in notices if n.kind == "camera"]
+    assert [n.data for n in closer] == [{"state": "closer"}] and table.closer_since == asked
+    assert table.recognizer.close
+
+
+def test_a_camera_that_saw_the_upcard_keeps_its_usual_look():
+    session = Session()
+    table = LiveTable(Watcher(session, zones()), Looking())
+    table.recognizer = lambda img: [R("Kh", SPOT["upcard"])]
+    frames = [Frame(np.zeros((4, 4, 3), np.uint8), i * 0.05, i) for i in range(80)]
+    notices: list = []
+    run(table, frames, [(0.0, session.next_hand(SEATS, "Anna")), (0.5, BidMade("Beat", "chratze"))], notices.append)
+    assert [c.code for c in session.current.upcards] == ["Kh"]
+    assert table.closer_since is None and not [n for n in notices if n.kind == "camera"]
+
+
 def test_a_double_blind_refused_before_the_upcard_asks_for_no_upcard():
     """Double blind is said before the upcard is turned: refused (not played at this table), it says
     nothing of a card the camera missed."""

@@ -10,6 +10,7 @@ and why: :mod:`vision.recognize.settings`.
 from __future__ import annotations
 
 import ast
+import copy
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -209,6 +210,16 @@ class Recognizer:
             found = fuse([[(order_quad(cv2.boxPoints(rect)), s) for rect, s in view] for view in (upright, turned)],
                          self.settings.low)
         return [((quad - np.float32(pad)) / r, s) for quad, s in found]
+
+    def closer(self) -> Recognizer:
+        """This recognizer with the detector looking at ``closer_side``, for a table whose cards the usual size
+        misses; itself where that is no closer, or where the detector runs at its exported square."""
+        s = self.settings
+        if not self.fit_input or s.closer_side <= s.short_side:
+            return self
+        looking = copy.copy(self)  # the networks' sessions are shared, not loaded again
+        looking.settings, looking._cache = replace(s, short_side=s.closer_side), []
+        return looking
 
     def _detector_for(self, height: int, width: int) -> tuple[object, tuple[int, int]]:
         """The detector session for a picture of this shape, and the input size it letterboxes to: its

@@ -56,6 +56,7 @@ class LiveTable:
         # numbers do, and so does every run's): an earlier hand's evidence is never overwritten.
         self.run, self.processed = f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(2)}", 0
         self.timing = Timing()
+        self.closer_since: float | None = None  # when the camera began to look closer (see _look_closer)
         self._recent: deque[tuple[float, np.ndarray, str]] = deque()  # (t, frame, snapshot name), oldest first
 
     def set_layout(self, layout: TableLayout | None) -> None:
@@ -80,6 +81,7 @@ class LiveTable:
         if self.snapshots is not None:
             meta["snapshot"] = f"{self.run}-{self.processed:07d}.jpg"
         notices = self.watcher.reads(reads, frame.t, meta, sides_in(frame.image))
+        notices += self._look_closer(notices, frame.t)
         if self.snapshots is not None:
             self._keep(frame, meta["snapshot"])
             self._picture_covered(notices)
@@ -90,6 +92,23 @@ class LiveTable:
         self.timing.frames += 1
         self.timing.busy += time.perf_counter() - start
         return notices
+
+    def _look_closer(self, notices: list[Notice], t: float) -> list[Notice]:
+        """Once the table is asked for an upcard the camera never saw (a card lying alone, face up and still in
+        plain view), the camera looks closer for the rest of the evening (``closer_side``): at the usual size a
+        busy cloth hid every card from it, and the order of play then put the cards it did see at the
+        wrong seats. The table and its cloth stay, so it does not go back; it costs frames a second."""
+        closer = getattr(self.recognizer, "closer", None)
+        if closer is None or self.closer_since is not None:
+            return []
+        if not any(n.kind == "ask" and n.data.get("kind") == "upcard" for n in notices):
+            return []
+        looking = closer()
+        if looking is self.recognizer:
+            return []
+        self.recognizer, self.closer_since = looking, t
+        return [Notice("camera", "the camera never saw the upcard: it looks closer at the table from now on "
+                       "(fewer frames a second)", {"state": "closer"})]
 
     def _keep(self, frame: Frame, name: str) -> None:
         """Keep ``frame`` among the recent ones a covered card's question may need (see RECALL)."""
