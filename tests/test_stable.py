@@ -351,6 +351,17 @@ def test_a_card_read_surely_on_its_way_and_as_another_where_it_lands_is_asked_wi
     assert (laid[1].settled, [c for c, _ in laid[1].choices]) == ((False, ["8h", "7h"]) if asked else (True, ["8h"]))
 
 
+def test_a_card_read_on_its_way_and_only_timidly_as_another_where_it_lands_is_asked_with_both():
+    """Held-out pile hand 702094: Doris's 9h, read 9h at 0.6-0.75 on its way, read Th at 0.6 in every frame
+    lying on the Jc, was recorded as the Th. Neither read is sure, so neither outweighs the other."""
+    way = [replace(r, confidence=0.65) for r in _carried("7h", (-60, 100), 20, 3)]
+    landed = R("8h", confidence=0.6, box=(120, 100, 180, 190))
+    feed_frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("6h")]] * 3 + [[landed]] * 20
+    laid = [e for _, e in feed(Stabilizer(), feed_frames) if isinstance(e, CardLaid)]
+    assert [(e.card, e.settled) for e in laid] == [("6h", True), ("8h", False)]
+    assert [c for c, _ in laid[1].choices] == ["8h", "7h"]
+
+
 def test_a_card_thrown_fast_and_lost_from_view_short_of_the_spot_it_was_heading_for_is_a_new_card():
     """A card thrown fast blurs and is lost a step or two short of where it lands (seed 8 of the
     pile hands: a Jh lost 184 px from the 8h it landed on, beyond the 177 px of near)."""

@@ -531,7 +531,9 @@ class Stabilizer:
         timid: a card thrown onto the pile lies half on cards much like it and is read at 0.6-0.65. Where
         the card seen coming was read as another on its way, surely or landing where the last was named,
         the two reads disagree and the table is asked (held-out pile hand 701513: a 7d read surely on its
-        way, read 9d at 0.8 lying on the Kc)."""
+        way, read 9d at 0.8 lying on the Kc); so too where the spot reads the new card only timidly, since
+        then neither read outweighs the other (held-out pile hand 702094: a 9h read 0.6-0.75 on its way,
+        read Th at 0.6 lying on the Jc)."""
         if not track.tops or not self._still(track):
             return []  # a card being swept off the table is not a new card
         new = track.tops[-1][0]
@@ -567,7 +569,7 @@ class Stabilizer:
         self.tracks.append(fresh)
         was = track.card if reread else None
         laid = [replace(e, replaces=was) if isinstance(e, CardLaid) else e for e in self._decide(fresh, t, impossible)]
-        if came and not coming and (in_place or any(c.sure for c in came)):  # read as another on its way: which?
+        if came and not coming and (in_place or not sure or any(c.sure for c in came)):  # read as another: which?
             others = tuple((c, 0.0) for c in sorted(names - {new}))
             laid = [replace(e, settled=False, choices=e.choices + others) if isinstance(e, CardLaid) else e
                     for e in laid]
