@@ -250,7 +250,7 @@ def test_a_card_seen_thrown_onto_the_last_one_is_no_card_moved_and_is_recorded_u
 def test_a_card_thrown_exactly_onto_the_last_one_read_as_another_on_its_way_is_asked_not_a_correction():
     """Anna's card is read Jh on its way and lands squarely on Cla's Th; the spot then reads Qh. It is no
     re-read of the Th (held-out pile hand 701289 corrected Anna's right 7d to the 9d Beat's 8d was read
-    as), and the two reads disagree, so the table is asked, with both."""
+    as), and the two reads disagree, so the table is asked, with both, and told why."""
     t = Table()
     t.to_play(anna="metcho")
     t.lay("9h", "Beat")
@@ -262,6 +262,7 @@ def test_a_card_thrown_exactly_onto_the_last_one_read_as_another_on_its_way_is_a
     t.frames(16)
     (ask,) = t.watcher.asks.values()
     assert ask.kind == "card" and ask.player == "Anna" and [c for c, _ in ask.choices][:2] == ["Qh", "Jh"]
+    assert ask.why == "it was seen coming as Jh, and reads Qh where it lies"
     t.watcher.answer(ask.id, "Jh")
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 

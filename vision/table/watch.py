@@ -137,6 +137,7 @@ class Seen:
     came: tuple[float, ...] = ()  # when it came onto the table: first seen, and before that (Watcher._arrivals)
     thrown: float | None = None  # when it was first seen coming, where it took over the reads of a card under it
     covered: float | None = None  # named only once covered: when it was last seen (see CardLaid.covered)
+    way: str | None = None  # what it was read as on its way, where that is another card (see CardLaid.way)
     held: bool = False  # read surely, it waited only for its turn: a player before it may not have been seen
     gone: float | None = None  # when it was taken away, held and unrecorded (see Watcher.left)
 
@@ -541,7 +542,7 @@ class Watcher:
         place = self._place(ev.box)
         s = Seen(ev.track, ev.card, ev.box, place, ev.first_seen, ev.t, ev.support, replaces=ev.replaces,
                  confidence=ev.confidence, choices=ev.choices, settled=ev.settled, favoured=ev.favoured,
-                 came=self._arrivals(ev.card, ev.first_seen, ev.box), thrown=ev.thrown, covered=ev.covered)
+                 came=self._arrivals(ev.card, ev.first_seen, ev.box), thrown=ev.thrown, covered=ev.covered, way=ev.way)
         if self.layout is not None and place is None:
             s.claimed = "outside every zone"
         self.seen[ev.track] = s
@@ -682,6 +683,8 @@ class Watcher:
         if s.covered is not None:
             return f"a card was thrown onto it before its reads were sure ({' / '.join(c for c, _ in s.choices)}); " \
                    f"the picture is from {self.now - s.covered:.1f} s ago"
+        if s.way:
+            return f"it was seen coming as {s.way}, and reads {s.card} where it lies"
         if not s.settled:
             return f"no read of it was clear and sure ({' / '.join(c for c, _ in s.choices)})"
         if s.support < st.ask_support:
