@@ -359,7 +359,7 @@ def test_a_card_read_on_its_way_and_only_timidly_as_another_where_it_lands_is_as
     feed_frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("6h")]] * 3 + [[landed]] * 20
     laid = [e for _, e in feed(Stabilizer(), feed_frames) if isinstance(e, CardLaid)]
     assert [(e.card, e.settled) for e in laid] == [("6h", True), ("8h", False)]
-    assert [c for c, _ in laid[1].choices] == ["8h", "7h"] and laid[1].way == "7h"
+    assert [c for c, _ in laid[1].choices] == ["8h", "7h"] and laid[1].way == ("7h",)
 
 
 def test_a_card_thrown_fast_and_lost_from_view_short_of_the_spot_it_was_heading_for_is_a_new_card():

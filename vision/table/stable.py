@@ -57,7 +57,7 @@ class CardLaid:
     favoured: str | None = None  # the impossible card most reads named, where this card is their next best
     thrown: float | None = None  # when it was first seen coming, where it lies on a card it was thrown onto
     covered: float | None = None  # named only once a card thrown onto it hid it: when it was last seen (its picture)
-    way: str | None = None  # what it was read as on its way here, where that is another card (ask)
+    way: tuple[str, ...] = ()  # what it was read as on its way here, where that is another card (ask)
 
 
 @dataclass(frozen=True)
@@ -571,8 +571,8 @@ class Stabilizer:
         was = track.card if reread else None
         laid = [replace(e, replaces=was) if isinstance(e, CardLaid) else e for e in self._decide(fresh, t, impossible)]
         if came and not coming and (in_place or not sure or any(c.sure for c in came)):  # read as another: which?
-            others = tuple((c, 0.0) for c in sorted(names - {new}))
-            way = " / ".join(c for c, _ in others)
+            way = tuple(sorted(names - {new}))
+            others = tuple((c, 0.0) for c in way)
             laid = [replace(e, settled=False, choices=e.choices + others, way=way) if isinstance(e, CardLaid) else e
                     for e in laid]
         return [gone] + laid

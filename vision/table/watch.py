@@ -137,7 +137,7 @@ class Seen:
     came: tuple[float, ...] = ()  # when it came onto the table: first seen, and before that (Watcher._arrivals)
     thrown: float | None = None  # when it was first seen coming, where it took over the reads of a card under it
     covered: float | None = None  # named only once covered: when it was last seen (see CardLaid.covered)
-    way: str | None = None  # what it was read as on its way, where that is another card (see CardLaid.way)
+    way: tuple[str, ...] = ()  # what it was read as on its way, where that is another card (see CardLaid.way)
     held: bool = False  # read surely, it waited only for its turn: a player before it may not have been seen
     gone: float | None = None  # when it was taken away, held and unrecorded (see Watcher.left)
 
@@ -684,7 +684,7 @@ class Watcher:
             return f"a card was thrown onto it before its reads were sure ({' / '.join(c for c, _ in s.choices)}); " \
                    f"the picture is from {self.now - s.covered:.1f} s ago"
         if s.way:
-            return f"it was seen coming as {s.way}, and reads {s.card} where it lies"
+            return f"it was seen coming as {' / '.join(s.way)}, and reads {s.card} where it lies"
         if not s.settled:
             return f"no read of it was clear and sure ({' / '.join(c for c, _ in s.choices)})"
         if s.support < st.ask_support:
