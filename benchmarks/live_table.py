@@ -35,6 +35,7 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from dataclasses import fields, replace
 from pathlib import Path
 
@@ -136,7 +137,8 @@ def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False
     missed_real = sum(a["kind"] == "missed" and a.get("answer") not in (None, "none") for a in asks)
     return {"seed": seed, "players": len(record[0].seats), "pack": pack, "same": check.same_result,
             "kind": _kind(session.current),
-            "asks": len(asks), "asked_wrong": asked_wrong, "missed_asks": missed_asks, "missed_real": missed_real, "size": vh.size, "fps_source": vh.fps,
+            "asks": len(asks), "asked_wrong": asked_wrong, "causes": _causes(asks), "missed_asks": missed_asks,
+            "missed_real": missed_real, "size": vh.size, "fps_source": vh.fps,
             "pile": pile, "events": _event_rows(record, session) + [_ask_row(a) for a in asks],
             "wrong": check.wrong_card_events, "missed": check.missed, "fps": 1 / per_frame if per_frame else 0,
             "latency": lat, "corrected": corrected, "left": left, "details": check.details,
@@ -185,9 +187,29 @@ def _event_rows(record: list, session: Session) -> list[dict]:
             for i, ev in enumerate(mine) if (ev.meta or {}).get("source") == "camera"]
 
 
+def _cause(ask: dict) -> str:
+    """What made the camera ask: the doubting rule for a card it read (``vision.table.watch.DOUBTS``), else
+    the ask's kind (a turn passed, a trick gathered short, a card vanished, an upcard never seen)."""
+    return ask.get("cause") or ask["kind"]
+
+
+def _causes(asks: list[dict]) -> dict[str, list[int]]:
+    """Per cause: [asks, asks whose card the camera had read wrong]."""
+    out: dict[str, list[int]] = {}
+    for a in asks:
+        n = out.setdefault(_cause(a), [0, 0])
+        n[0] += 1
+        n[1] += a["kind"] == "card" and a.get("answer") not in (None, a["read"])
+    return out
+
+
+def _cause_list(causes: dict[str, list[int]]) -> str:
+    return "; " + " ".join(f"{c} {n}" for c, (n, _) in sorted(causes.items())) if causes else ""
+
+
 def _ask_row(ask: dict) -> dict:
     return {"kind": "asked", "support": ask["shares"][0] if ask["shares"] else None,
-            "right": ask.get("answer") == ask["read"], "ask": ask["kind"], "read": ask["read"],
+            "right": ask.get("answer") == ask["read"], "ask": ask["kind"], "cause": _cause(ask), "read": ask["read"],
             "answer": ask.get("answer"), "why": ask["why"], "t": ask["t"], "player": ask["player"]}
 
 
@@ -300,7 +322,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"hand seed {seed:3d}  {r['players']} players  {r['kind']:14s}  {r['pack']:12s}  {r['size'][0]}x{r['size'][1]}@"
               f"{r['fps_source']:.0f}{' pile' if pile else ''}  same result: {str(r['same']):5s}  "
               f"wrong events: {r['wrong']}  asks: {r['asks']} ({r['asked_wrong']} read wrong, {r['missed_asks']} "
-              f"turns passed, {r['missed_real']} of them a card missed)  "
+              f"turns passed, {r['missed_real']} of them a card missed{_cause_list(r['causes'])})  "
               f"missed: {r['missed']:2d}  re-read corrections: {r['corrected']}  "
               f"{r['fps']:5.1f} frames/s  "
               f"latency median {statistics.median(lat) * 1000 if lat else float('nan'):5.0f} ms  "
@@ -324,6 +346,12 @@ def main(argv: list[str] | None = None) -> None:
           f"there, the camera's read was wrong in {sum(r['asked_wrong'] for r in rows)} (wrong events a guess would "
           f"have recorded); {sum(r['missed_asks'] for r in rows)} asked whether a player whose turn passed laid a "
           f"card, {sum(r['missed_real'] for r in rows)} of them a card the camera had missed")
+    causes = Counter()
+    for r in rows:
+        causes.update({(cause, i): n for cause, ns in r["causes"].items() for i, n in enumerate(ns)})
+    ranked = sorted({c for c, _ in causes}, key=lambda c: -causes[c, 0])
+    print("asks by cause (of them, the camera's read wrong): "
+          + (", ".join(f"{c} {causes[c, 0]} ({causes[c, 1]})" for c in ranked) or "none"))
     print(f"card events first recorded wrong and corrected by the camera's re-read: "
           f"{sum(r['corrected'] for r in rows)} in {sum(r['corrected'] > 0 for r in rows)} hands "
           "(counted as right above; the page showed the wrong card until the correction)")

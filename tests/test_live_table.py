@@ -180,7 +180,7 @@ def test_a_flickering_second_best_class_creates_no_card_and_the_split_read_is_as
         t.notices += t.watcher.reads(reads + [R("Kh", SPOT["upcard"])], t.t)
         t.t += 0.05
     (ask,) = t.watcher.asks.values()  # a quarter of the reads named the 9d: the table is asked
-    assert ask.read == "9h" and [c for c, _ in ask.choices][:2] == ["9h", "9d"]
+    assert ask.read == "9h" and [c for c, _ in ask.choices][:2] == ["9h", "9d"] and ask.cause == "split"
     t.watcher.answer(ask.id, "9h")
     t.frames(12)
     assert t.played() == [("Beat", "9h")]
@@ -204,6 +204,7 @@ def test_a_read_of_a_card_already_played_is_asked_with_the_next_likely_card_firs
     (ask,) = t.watcher.asks.values()  # the 6h was never the best read: a guess, so the table is asked
     assert ask.read == "6h" and ask.player == "Cla"
     assert ask.why == "it was read as 9h, which cannot be new here (played already, or lying elsewhere); 6h is only its next read"
+    assert ask.cause == "overruled"
     t.watcher.answer(ask.id, "6h")
     assert t.played()[-1] == ("Cla", "6h")
 
@@ -262,7 +263,7 @@ def test_a_card_thrown_exactly_onto_the_last_one_read_as_another_on_its_way_is_a
     t.frames(16)
     (ask,) = t.watcher.asks.values()
     assert ask.kind == "card" and ask.player == "Anna" and [c for c, _ in ask.choices][:2] == ["Qh", "Jh"]
-    assert ask.why == "it was seen coming as Jh, and reads Qh where it lies"
+    assert ask.why == "it was seen coming as Jh, and reads Qh where it lies" and ask.cause == "way"
     t.watcher.answer(ask.id, "Jh")
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 
@@ -738,6 +739,7 @@ def test_a_card_covered_before_it_was_named_is_asked_with_a_frame_from_before_it
     frames(12, [])
     (ask,) = [n.data for n in t.notices if n.kind == "ask"]
     assert ask["read"] == "Qh" and ask["player"] == "Cla" and ask["seen_at"] == round(last_seen, 3)
+    assert ask["cause"] == "covered"
     grey = int(cv2.imread(str(tmp_path / ask["snapshot"]))[..., 0].mean().round())
     assert last_seen - 0.1 - 1e-9 <= shade[grey] <= last_seen  # a kept frame from before it was covered
     t.notices += t.watcher.answer(ask["id"], "Qh")
@@ -1102,7 +1104,7 @@ def test_a_card_read_within_a_covered_card_of_the_trick_and_never_seen_coming_is
     edge = R("8h", (x1, y1, x2, y1 + 30), 0.8)  # the 9h's end beyond the Th
     t.frames(16, hide={"9h"}, extra=[edge])
     (ask,) = t.watcher.asks.values()
-    assert ask.kind == "card" and ask.read == "8h" and "it may be 9h" in ask.why
+    assert ask.kind == "card" and ask.read == "8h" and "it may be 9h" in ask.why and ask.cause == "strip"
     t.watcher.answer(ask.id, "9h")
     t.frames(8, hide={"9h"}, extra=[edge])
     assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
@@ -1605,7 +1607,7 @@ def test_a_card_still_read_only_timidly_as_it_lies_is_asked():
     t.to_play()
     _timid_then(t, "9s", "Beat", then=0.55)
     (ask,) = t.watcher.asks.values()
-    assert ask.player == "Beat" and "timidly" in ask.why and t.played() == []
+    assert ask.player == "Beat" and "timidly" in ask.why and ask.cause == "timid" and t.played() == []
 
 
 def test_a_card_the_detector_doubts_but_the_classifier_names_surely_off_the_whole_card_is_recorded_unasked():
@@ -1784,7 +1786,8 @@ def test_a_pair_the_taught_deck_confuses_is_asked_when_the_reads_name_both():
     t.lying["9h"] = SPOT["Beat"]
     t.frames(8)
     assert t.played() == [] and t.watcher.status()["state"] == "asking"  # ... not for a pair this one confuses
-    assert "confuses 9h and Jh" in t.watcher.asks[next(iter(t.watcher.asks))].why
+    (ask,) = t.watcher.asks.values()
+    assert "confuses 9h and Jh" in ask.why and ask.cause == "alike"
 
 
 def test_a_taught_deck_names_the_pairs_it_confuses_both_ways():

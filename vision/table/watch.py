@@ -63,6 +63,12 @@ class Notice:
     data: dict[str, Any] = field(default_factory=dict)
 
 
+# Why a card read is asked about, not recorded (``Watcher._doubt``, in its order): its best read was overruled
+# by the rules; a card was thrown onto it first; it was seen coming as another; no read was clear and sure; the
+# reads were split; read only timidly; a pair this deck confuses; a card moved; a covered card's strip.
+DOUBTS = ("overruled", "covered", "way", "unsettled", "split", "timid", "alike", "twin", "strip")
+
+
 @dataclass
 class Ask:
     """A card the camera is not sure of. The record waits until the table names it (a tap on the
@@ -85,6 +91,7 @@ class Ask:
     # player's place, but the camera never saw the upcard turned: which is it; vanished: does ``read``, a card
     # of the trick out of sight while the rest lies, lie there still
     kind: str = "card"
+    cause: str = ""  # a card ask: the rule that doubted the camera's read (one of ``DOUBTS``)
     trick: int | None = None  # a gathered ask: the trick whose card it asks for
     # a gathered ask: the card recorded for ``player`` in that trick, which the table said was the next seat's
     late: str | None = None
@@ -97,7 +104,7 @@ class Ask:
                 "shares": [s for _, s in self.choices], "box": [round(x, 1) for x in self.box],
                 "place": self.place, "event": self.event, "player": self.player, "why": self.why,
                 "t": round(self.t, 3), "snapshot": self.snapshot,
-                "seen_at": None if self.seen_at is None else round(self.seen_at, 3),
+                "seen_at": None if self.seen_at is None else round(self.seen_at, 3), "cause": self.cause,
                 "trick": self.trick, "late": self.late, "plays": [list(p) for p in self.plays]}
 
 
@@ -674,35 +681,38 @@ class Watcher:
                 held.claimed = f"taken away before its turn, and {s.card} came after: taken back"
                 self._close(held.track)
 
-    def _doubt(self, s: Seen) -> str:
-        """Why the camera is not sure enough of ``s`` to record it ("" = sure)."""
+    def _doubt(self, s: Seen) -> tuple[str, str] | None:
+        """Why the camera is not sure enough of ``s`` to record it: the rule that doubts it (its cause, one of
+        ``DOUBTS``) and the words the table reads; None = sure."""
         st = self.stabilizer.settings
         if s.favoured:
             why = "no card of this pack" if s.favoured not in self.game.pack else "played already, or lying elsewhere"
-            return f"it was read as {s.favoured}, which cannot be new here ({why}); {s.card} is only its next read"
+            return "overruled", f"it was read as {s.favoured}, which cannot be new here ({why}); " \
+                                f"{s.card} is only its next read"
         if s.covered is not None:
-            return f"a card was thrown onto it before its reads were sure ({' / '.join(c for c, _ in s.choices)}); " \
-                   f"the picture is from {self.now - s.covered:.1f} s ago"
+            reads = " / ".join(c for c, _ in s.choices)
+            return "covered", f"a card was thrown onto it before its reads were sure ({reads}); " \
+                              f"the picture is from {self.now - s.covered:.1f} s ago"
         if s.way:
-            return f"it was seen coming as {' / '.join(s.way)}, and reads {s.card} where it lies"
+            return "way", f"it was seen coming as {' / '.join(s.way)}, and reads {s.card} where it lies"
         if not s.settled:
-            return f"no read of it was clear and sure ({' / '.join(c for c, _ in s.choices)})"
+            return "unsettled", f"no read of it was clear and sure ({' / '.join(c for c, _ in s.choices)})"
         if s.support < st.ask_support:
             others = ", ".join(c for c, _ in s.choices if c != s.card)
-            return f"the reads were split ({s.card} {s.support:.0%}{'; also ' + others if others else ''})"
+            return "split", f"the reads were split ({s.card} {s.support:.0%}{'; also ' + others if others else ''})"
         if self._timid(s):
-            return f"it was read only timidly ({s.card} at {s.confidence:.2f})"
+            return "timid", f"it was read only timidly ({s.card} at {s.confidence:.2f})"
         rivals = [c for c, share in s.choices if c in self.alikes.get(s.card, ()) and share >= st.deck_alike_share]
         if rivals:
-            return f"this deck confuses {s.card} and {rivals[0]}, and the reads named both"
+            return "alike", f"this deck confuses {s.card} and {rivals[0]}, and the reads named both"
         twin = self._twin(s)
         if twin:
-            return f"{twin} went out of sight just as {s.card} appeared beside it: it may be {twin}, moved"
+            return "twin", f"{twin} went out of sight just as {s.card} appeared beside it: it may be {twin}, moved"
         strip = self._strip_of(s)
         if strip:
-            return f"it lies within where {strip} lies under the cards laid since, and was never seen coming: " \
-                   f"it may be {strip}, partly covered"
-        return ""
+            return "strip", f"it lies within where {strip} lies under the cards laid since, and was never seen " \
+                            f"coming: it may be {strip}, partly covered"
+        return None
 
     def _firming(self, s: Seen) -> bool:
         """Whether ``s`` waits for more reads: a card whose only doubt is timid reads has its sureness taken
@@ -929,15 +939,16 @@ class Watcher:
         ask = self._close(UNSEEN_UPCARD)
         return [Notice("ask_void", "the upcard is in the record: the question for it is void", {"id": ask.id})]
 
-    def _ask(self, s: Seen, event: Event, why: str, meta: dict[str, Any]) -> list[Notice]:
-        """Hold the record at ``s`` and ask the table which card it is."""
+    def _ask(self, s: Seen, event: Event, doubt: tuple[str, str], meta: dict[str, Any]) -> list[Notice]:
+        """Hold the record at ``s`` and ask the table which card it is, for ``doubt`` (cause, why)."""
+        cause, why = doubt
         choices = list(s.choices) or [(s.card, s.support)]
         if all(c != s.card for c, _ in choices):
             choices.insert(0, (s.card, s.support))
         where = f"at {event.player}'s place" if isinstance(event, CardPlayed) else "on the upcard spot"
         notices = self._open(s.track, lambda n: (
             Ask(n, s.track, s.card, choices[:3], s.box, s.place, event.type, getattr(event, "player", None), why,
-                self.now, meta.get("snapshot"), self._last_shown(s)),
+                self.now, meta.get("snapshot"), self._last_shown(s), cause=cause),
             f"which card lies {where}? the camera reads {s.card}, not surely: {why}"))
         ask = self.asks[self._ask_of[s.track]]
         return notices + self._set("asking", f"tap the card lying {'at ' + ask.player if ask.player else 'there'}: "
