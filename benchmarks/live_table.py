@@ -132,12 +132,13 @@ def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False
     still = {(v.kind, v.card): v.t for v in vh.visuals if v.kind in ("upcard", "play")}
     lat = [t - still[key] + per_frame for key, t in camera_named(session.log).values() if key in still]
     corrected = sum(isinstance(ev, CardCorrected) for ev in session.log)
-    asked_wrong = sum(a.get("answer") not in (None, a["read"]) for a in asks if a["kind"] == "card")
+    asked_wrong = sum(map(_read_wrong, asks))
     missed_asks = sum(a["kind"] == "missed" for a in asks)
     missed_real = sum(a["kind"] == "missed" and a.get("answer") not in (None, "none") for a in asks)
     return {"seed": seed, "players": len(record[0].seats), "pack": pack, "same": check.same_result,
             "kind": _kind(session.current),
-            "asks": len(asks), "asked_wrong": asked_wrong, "causes": _causes(asks), "missed_asks": missed_asks,
+            "asks": len(asks), "asked_wrong": asked_wrong, "causes": Counter(map(_cause, asks)),
+            "causes_wrong": Counter(_cause(a) for a in asks if _read_wrong(a)), "missed_asks": missed_asks,
             "missed_real": missed_real, "size": vh.size, "fps_source": vh.fps,
             "pile": pile, "events": _event_rows(record, session) + [_ask_row(a) for a in asks],
             "wrong": check.wrong_card_events, "missed": check.missed, "fps": 1 / per_frame if per_frame else 0,
@@ -193,18 +194,13 @@ def _cause(ask: dict) -> str:
     return ask.get("cause") or ask["kind"]
 
 
-def _causes(asks: list[dict]) -> dict[str, list[int]]:
-    """Per cause: [asks, asks whose card the camera had read wrong]."""
-    out: dict[str, list[int]] = {}
-    for a in asks:
-        n = out.setdefault(_cause(a), [0, 0])
-        n[0] += 1
-        n[1] += a["kind"] == "card" and a.get("answer") not in (None, a["read"])
-    return out
+def _read_wrong(ask: dict) -> bool:
+    """An ask about which card lies there, answered with another card than the camera's read."""
+    return ask["kind"] == "card" and ask.get("answer") not in (None, ask["read"])
 
 
-def _cause_list(causes: dict[str, list[int]]) -> str:
-    return "; " + " ".join(f"{c} {n}" for c, (n, _) in sorted(causes.items())) if causes else ""
+def _cause_list(causes: Counter) -> str:
+    return "; " + " ".join(f"{c} {n}" for c, n in sorted(causes.items())) if causes else ""
 
 
 def _ask_row(ask: dict) -> dict:
@@ -346,12 +342,9 @@ def main(argv: list[str] | None = None) -> None:
           f"there, the camera's read was wrong in {sum(r['asked_wrong'] for r in rows)} (wrong events a guess would "
           f"have recorded); {sum(r['missed_asks'] for r in rows)} asked whether a player whose turn passed laid a "
           f"card, {sum(r['missed_real'] for r in rows)} of them a card the camera had missed")
-    causes = Counter()
-    for r in rows:
-        causes.update({(cause, i): n for cause, ns in r["causes"].items() for i, n in enumerate(ns)})
-    ranked = sorted({c for c, _ in causes}, key=lambda c: -causes[c, 0])
+    causes, wrong = sum((r["causes"] for r in rows), Counter()), sum((r["causes_wrong"] for r in rows), Counter())
     print("asks by cause (of them, the camera's read wrong): "
-          + (", ".join(f"{c} {causes[c, 0]} ({causes[c, 1]})" for c in ranked) or "none"))
+          + (", ".join(f"{c} {n} ({wrong[c]})" for c, n in causes.most_common()) or "none"))
     print(f"card events first recorded wrong and corrected by the camera's re-read: "
           f"{sum(r['corrected'] for r in rows)} in {sum(r['corrected'] > 0 for r in rows)} hands "
           "(counted as right above; the page showed the wrong card until the correction)")
