@@ -603,6 +603,32 @@ def test_what_shows_of_a_named_card_as_one_is_laid_across_it_is_no_card_carried_
     assert [(e.card, e.replaces, e.thrown) for e in laid] == [("6h", None, None), ("7h", "6h", None)]
 
 
+def _nudged_under(landing: bool = True):
+    """A 6h named; an Ac carried in from above lands across its top, on a track of its own, and nudges it; what
+    shows of the 6h is glimpsed as 7h at 0.3, the glimpse grows with the Ac's edge (read 6h at 0.22), and the
+    spot reads 7h at 0.65 after. Without ``landing``, nothing but the glimpse and the 7h reads come: a 7h
+    thrown exactly onto the 6h, glimpsed as it lands."""
+    spot, nudged = (100, 100, 160, 190), (100, 104, 160, 190)
+    ac = [R("Ac", box=(100, -60 + 20 * k, 160, 30 + 20 * k)) for k in range(7)]  # comes to rest at y 60-150
+    frames = [[R("6h", box=spot)]] * 6 + [[a, R("6h", box=spot)] for a in ac[:4]]
+    frames += [[ac[4], R("7h", 0.3, box=nudged)], [ac[5], R("6h", 0.22, box=(96, 60, 160, 186))]]
+    frames += [[ac[6], R("6h", box=spot)]] + [[ac[6], R("7h", 0.65, box=nudged)]] * 10
+    if not landing:
+        frames = [[r for r in f if r.card != "Ac"] for f in frames]
+    return [(e.card, e.replaces) for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+
+
+def test_what_shows_of_a_named_card_under_a_card_laid_across_it_is_no_card_thrown_onto_it():
+    """The card thrown is the one lying on it, seen on a track of its own: the spot's other reads where its
+    card was named are of what still shows of it (held-out Kratzen pile hand 702250: the Ac nudged the 8d,
+    whose uncovered part read 7d, and a 7d was recorded as the next player's card before she played)."""
+    assert _nudged_under() == [("6h", None), ("Ac", None)]
+
+
+def test_a_card_thrown_exactly_onto_a_named_card_and_glimpsed_as_it_lands_is_a_new_card():
+    assert _nudged_under(landing=False) == [("6h", None), ("7h", None)]
+
+
 def _covered_while_waiting(first: str = "Kc", impossible=frozenset(), then: int = 0, strip: bool = False):
     """A card carried in and lying still, read only at 0.55 (so it waits for surer reads, ``_doubtful``),
     then a 7d thrown onto it from the other side: lost as it lands, read there surely after."""

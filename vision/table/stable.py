@@ -550,6 +550,8 @@ class Stabilizer:
         if not (sure or coming or len(run) >= self.settings.timid_factor * self.settings.window):
             return []
         in_place = track.unbroken and self._where_named(track)  # read anew where the card was named
+        if in_place and coming and self._covered_since_named(track):
+            return []  # what shows of the named card under the card laid on it, misread: that card is the new one
         reread = in_place and not came
         if track.fixed and (reread or (new == track.overruled and not coming)):
             return []  # the card the table named, read anew or read as the misread it overruled, slid a little
@@ -576,6 +578,15 @@ class Stabilizer:
             laid = [replace(e, settled=False, choices=e.choices + others, way=way) if isinstance(e, CardLaid) else e
                     for e in laid]
         return [gone] + laid
+
+    def _covered_since_named(self, track: Track) -> bool:
+        """A card first seen after ``track``'s was named lies on it now, seen on a track of its own: the card
+        thrown there is that one, and the spot's reads where its card was named are of what still shows of it
+        (held-out Kratzen pile hand 702250: the Ac landed on the 8d, nudged it, and the 8d's uncovered part,
+        read 7d, was taken for a 7d thrown onto it, since a glimpse of that part grew with the Ac's edge)."""
+        since = track.named_at or 0.0
+        return any(o is not track and not o.under and not o.missing and o.first_seen > since
+                   and self.lies_on(track.box, o.box) for o in self.tracks)
 
     def _where_named(self, track: Track) -> bool:
         """The card read anew lies about as the one named there lay: the same card read better. One
