@@ -22,7 +22,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from itertools import takewhile
 from math import hypot
-from typing import Callable, Iterable, Protocol
+from typing import Callable, Iterable, Iterator, Protocol
 
 from vision.recognize.geometry import box_centre, box_cover, box_diagonal, box_iou, box_within, quad_iou
 
@@ -490,7 +490,11 @@ class Stabilizer:
     def _lain_on(self, track: Track) -> bool:
         """A card still on the table (a track not ended, nor itself under one) lies on ``track``'s: a card under
         it is still on the table, though out of sight."""
-        return any(not o.under and self.lies_on(track.box, o.box) for o in self.tracks)
+        return any(self._lying_on(track))
+
+    def _lying_on(self, track: Track) -> Iterator[Track]:
+        """The other tracks whose cards lie on ``track``'s, each not itself under a card."""
+        return (o for o in self.tracks if o is not track and not o.under and self.lies_on(track.box, o.box))
 
     def _doubtful(self, track: Track, card: str, support: float) -> bool:
         """``card`` was seen carried in, named mostly so on its way too, and, named now, would be asked
@@ -585,8 +589,7 @@ class Stabilizer:
         (held-out Kratzen pile hand 702250: the Ac landed on the 8d, nudged it, and the 8d's uncovered part,
         read 7d, was taken for a 7d thrown onto it, since a glimpse of that part grew with the Ac's edge)."""
         since = track.named_at or 0.0
-        return any(o is not track and not o.under and not o.missing and o.first_seen > since
-                   and self.lies_on(track.box, o.box) for o in self.tracks)
+        return any(not o.missing and o.first_seen > since for o in self._lying_on(track))
 
     def _where_named(self, track: Track) -> bool:
         """The card read anew lies about as the one named there lay: the same card read better. One
