@@ -1617,6 +1617,35 @@ def test_a_card_the_detector_doubts_but_the_classifier_names_surely_off_the_whol
     assert t.played() == [("Beat", "9s")] and t.watcher.asks == {}
 
 
+def test_a_card_lying_whole_the_detector_scores_under_min_conf_but_the_classifier_names_surely_is_recorded():
+    t = Table()
+    t.to_play()
+    t.frames(20, extra=[R("9s", SPOT["Beat"], 0.40, detector_score=0.42)])  # a whole card on the pile: 0.42 x 0.95
+    assert t.played() == [("Beat", "9s")] and t.watcher.asks == {}
+
+
+def test_a_box_under_min_conf_the_classifier_names_less_than_whole_conf_counts_for_nothing():
+    t = Table()
+    t.to_play()
+    t.frames(20, extra=[R("9s", SPOT["Beat"], 0.34, detector_score=0.42)])  # 0.42 x 0.81
+    assert t.played() == [] and t.watcher.asks == {}
+
+
+def test_a_box_under_min_conf_named_surely_where_a_confident_card_lies_whole_is_that_card_boxed_again():
+    t = Table()
+    t.to_play()
+    again = (104, 46, 164, 136)  # a second, looser box on Beat's card, fitted and read otherwise
+    t.frames(20, extra=[R("9s", SPOT["Beat"], 0.8), R("7s", again, 0.33, detector_score=0.35)])
+    assert t.played() == [("Beat", "9s")] and t.watcher.asks == {}
+
+
+def test_a_box_under_min_conf_the_classifier_names_surely_but_with_a_card_on_it_counts_for_nothing():
+    t = Table()
+    t.to_play()
+    t.frames(20, extra=[R("9s", SPOT["Beat"], 0.40, detector_score=0.42, under=(1,))])  # a strip: anything's
+    assert t.played() == [] and t.watcher.asks == {}
+
+
 def test_a_card_named_surely_only_while_another_card_lay_on_it_is_asked():
     t = Table()
     t.to_play()

@@ -22,7 +22,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from itertools import takewhile
 from math import hypot
-from typing import Callable, Iterable, Iterator, Protocol
+from typing import Callable, Iterable, Iterator, Protocol, Sequence
 
 from vision.recognize.geometry import box_centre, box_cover, box_diagonal, box_iou, box_within, quad_iou
 
@@ -247,9 +247,10 @@ class Stabilizer:
         (:func:`vision.recognize.layers.sides_in`): how a card thrown onto a pile is told from a re-read."""
         self._pace(t)
         reads = list(reads)
-        timid = [r for r in reads if r.confidence < self.settings.min_conf]
+        counts = [self.counts(r, reads) for r in reads]
+        timid = [r for r, c in zip(reads, counts) if not c]
         self._glimpse([r for r in timid if not any(tr.glimpsed and self._on(tr, r) for tr in self.tracks)], t)
-        reads = [r for r in reads if r.confidence >= self.settings.min_conf]
+        reads = [r for r, c in zip(reads, counts) if c]
         self._sides, self._reads = sides, reads
         matched = self._match(reads, t)
         events: list = []
@@ -289,6 +290,21 @@ class Stabilizer:
                 track.unbroken = track.unbroken and (track.card is None or track.missing < self.settings.gap_frames)
             events.extend(self._decide(track, t, impossible))
         return events
+
+    def counts(self, read: Read, frame: Sequence[Read] = ()) -> bool:
+        """``read`` is sure enough to follow and vote with: confident (``min_conf``), or a card lying whole in
+        view (not cut by the picture's edge, nothing on it) that the classifier names at ``whole_conf`` or more,
+        however low the detector scored its box, where no confident read of ``frame`` (its frame's reads) lies
+        whole there too. On a pile the detector doubts a card lying whole on others, not which card it is; two
+        cards never lie whole in one place, so such a box on a confident one is that card boxed again."""
+        if read.confidence >= self.settings.min_conf:
+            return True
+        if getattr(read, "cut", False) or getattr(read, "under", ()):
+            return False
+        if read.confidence / max(getattr(read, "detector_score", 1.0), 1e-6) < self.settings.whole_conf:
+            return False
+        return not any(r.confidence >= self.settings.min_conf and not getattr(r, "under", ())
+                       and self.lies_on(r.box, read.box) for r in frame)
 
     def _on(self, track: Track, read: Read) -> bool:
         """``read`` lies where ``track`` is, as a read matching it would."""

@@ -461,7 +461,7 @@ class Watcher:
         timidly (a strip showing under the cards thrown onto it): it still lay there then, so cards laid
         until now cover it as they would have before its track ended."""
         st = self.stabilizer
-        timid = [r for r in reads if r.confidence < st.settings.min_conf and r.card in self.vanished]
+        timid = [r for r in reads if not st.counts(r, reads) and r.card in self.vanished]
         trick = self._out_of_sight() if timid else set()
         for r in timid:
             if r.card in trick and st.lies_on(self.vanished[r.card].box, r.box):
@@ -562,7 +562,7 @@ class Watcher:
             return
         up = hand.upcards[-1].code
         for r in reads:
-            if r.card == up and r.confidence >= self.stabilizer.settings.min_conf:
+            if r.card == up and self.stabilizer.counts(r, reads):
                 place = self._place(r.box)
                 if place is not None:
                     self._upcard_trail.append((t, place))
