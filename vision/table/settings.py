@@ -18,7 +18,8 @@ REFERENCE_FPS = 20.0  # the frame rate the counts below were chosen at
 class TrackerSettings:
     window: int = setting(6, "recent frames a track's hits are counted over; so many sure reads rename a card")
     min_hits: int = setting(4, "frames of the window a card must be seen in before it is named")
-    min_conf: float = setting(0.5, "reads less confident than this are ignored: a glare or a hand's edge")
+    min_conf: float = setting(0.5, "reads less confident than this are ignored (a glare or a hand's edge), but for "
+                                   "a card read whole at whole_conf where no surer card lies (Stabilizer.counts)")
     min_support: float = setting(0.7, "share of the possible votes the named card needs: a clear majority")
     min_share: float = setting(0.1, "share of all votes, impossible cards included, the named card needs")
     sure_conf: float = setting(0.7, "a card is named once its votes weigh as much as min_hits reads this sure: "
@@ -66,7 +67,8 @@ class TrackerSettings:
     whole_conf: float = setting(0.9, "a card read timidly is recorded all the same where the classifier named it "
                                      "this surely on average off its whole face, and its last min_hits reads in a "
                                      "row saw it whole, nothing on it: on a pile the detector doubts the box, not "
-                                     "the card (right timid asks of the tuning hands: 0.92-0.98)")
+                                     "the card (right timid asks of the tuning hands: 0.92-0.98); such a read "
+                                     "counts however low its box")
     firm_for: float = setting(0.3, "seconds a card named only timidly is read on, while it lies in view, before "
                                    "it is asked: a card thrown onto the pile is named from its landing's "
                                    "blurred reads, and those of it lying still are surer")

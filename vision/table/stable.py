@@ -166,7 +166,7 @@ class Track:
         self.whole_run = self.whole_run + 1 if whole and read.card == self.card else 0
         if whole:
             m, prob = self.whole.get(read.card, (0, 0.0))
-            self.whole[read.card] = [m + 1, prob + read.confidence / max(getattr(read, "detector_score", 1.0), 1e-6)]
+            self.whole[read.card] = [m + 1, prob + _read_prob(read)]
         for alt, p in read.alternatives:
             self.votes[alt] = self.votes.get(alt, 0.0) + alternative_weight * p * read.confidence
             self.mentions[alt] = self.mentions.get(alt, 0) + 1
@@ -301,7 +301,7 @@ class Stabilizer:
             return True
         if getattr(read, "cut", False) or getattr(read, "under", ()):
             return False
-        if read.confidence / max(getattr(read, "detector_score", 1.0), 1e-6) < self.settings.whole_conf:
+        if _read_prob(read) < self.settings.whole_conf:
             return False
         return not any(r.confidence >= self.settings.min_conf and not getattr(r, "under", ())
                        and self.lies_on(r.box, read.box) for r in frame)
@@ -727,6 +727,11 @@ class Carried:
         length = dx * dx + dy * dy
         k = 0.0 if length == 0 else min(max(((px - x) * dx + (py - y) * dy) / length, 0.0), ahead)
         return hypot(px - x - k * dx, py - y - k * dy)
+
+
+def _read_prob(read: Read) -> float:
+    """The classifier's probability of ``read``'s card: its confidence less the detector's share."""
+    return read.confidence / max(getattr(read, "detector_score", 1.0), 1e-6)
 
 
 def _options(votes: dict[str, float], impossible) -> list[tuple[float, str]]:
