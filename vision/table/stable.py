@@ -162,7 +162,7 @@ class Track:
         self.mentions[read.card] = self.mentions.get(read.card, 0) + 1
         n, conf = self.firsts.get(read.card, (0, 0.0))
         self.firsts[read.card] = [n + 1, conf + read.confidence]
-        whole = not getattr(read, "cut", False) and not getattr(read, "under", ())
+        whole = _whole(read)
         self.whole_run = self.whole_run + 1 if whole and read.card == self.card else 0
         if whole:
             m, prob = self.whole.get(read.card, (0, 0.0))
@@ -232,6 +232,7 @@ class Stabilizer:
         self._next = 1
         self._sides: Sides | None = None  # this frame's, and its reads: asked only of a re-read
         self._reads: list[Read] = []
+        self.timid: list[Read] = []  # this frame's reads too unsure to count (:meth:`counts`)
         self.glimpses: list[Glimpse] = []
         self._others: deque[tuple[str, list]] = deque(maxlen=self.settings.carried_memory)  # of ended tracks
 
@@ -248,7 +249,7 @@ class Stabilizer:
         self._pace(t)
         reads = list(reads)
         counts = [self.counts(r, reads) for r in reads]
-        timid = [r for r, c in zip(reads, counts) if not c]
+        self.timid = timid = [r for r, c in zip(reads, counts) if not c]
         self._glimpse([r for r in timid if not any(tr.glimpsed and self._on(tr, r) for tr in self.tracks)], t)
         reads = [r for r, c in zip(reads, counts) if c]
         self._sides, self._reads = sides, reads
@@ -294,12 +295,12 @@ class Stabilizer:
     def counts(self, read: Read, frame: Sequence[Read] = ()) -> bool:
         """``read`` is sure enough to follow and vote with: confident (``min_conf``), or a card lying whole in
         view (not cut by the picture's edge, nothing on it) that the classifier names at ``whole_conf`` or more,
-        however low the detector scored its box, where no confident read of ``frame`` (its frame's reads) lies
-        whole there too. On a pile the detector doubts a card lying whole on others, not which card it is; two
-        cards never lie whole in one place, so such a box on a confident one is that card boxed again."""
+        however low the detector scored its box, where no confident read of ``frame`` (its frame's reads) with
+        nothing on it lies there too. On a pile the detector doubts a card lying whole on others, not which card
+        it is; two cards never lie on top in one place, so such a box on a confident one is that card boxed again."""
         if read.confidence >= self.settings.min_conf:
             return True
-        if getattr(read, "cut", False) or getattr(read, "under", ()):
+        if not _whole(read):
             return False
         if _read_prob(read) < self.settings.whole_conf:
             return False
@@ -727,6 +728,11 @@ class Carried:
         length = dx * dx + dy * dy
         k = 0.0 if length == 0 else min(max(((px - x) * dx + (py - y) * dy) / length, 0.0), ahead)
         return hypot(px - x - k * dx, py - y - k * dy)
+
+
+def _whole(read: Read) -> bool:
+    """``read`` saw its card whole: not cut by the picture's edge, no card on it."""
+    return not getattr(read, "cut", False) and not getattr(read, "under", ())
 
 
 def _read_prob(read: Read) -> float:

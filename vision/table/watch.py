@@ -211,7 +211,7 @@ class Watcher:
                     self.left[ev.track] = gone  # its question, if one is open, stands
                 else:
                     notices += self._unask(ev.track)
-        self._sighted(reads, t)
+        self._sighted(t)
         for ev in self._unread_over(t) + self._unread_upcard(t):
             self._laid(ev)
         notices += self._sync(meta or {})
@@ -456,12 +456,12 @@ class Watcher:
         apart = hypot(*np.subtract(box_centre(box), box_centre(other)))
         return apart <= self.stabilizer.settings.carried_near * box_diagonal(box)
 
-    def _sighted(self, reads: list, t: float) -> None:
+    def _sighted(self, t: float) -> None:
         """A card of the trick in progress out of sight, read again where it lay under its own name but only
-        timidly (a strip showing under the cards thrown onto it): it still lay there then, so cards laid
+        timidly this frame (a strip showing under the cards thrown onto it): it still lay there then, so cards laid
         until now cover it as they would have before its track ended."""
         st = self.stabilizer
-        timid = [r for r in reads if not st.counts(r, reads) and r.card in self.vanished]
+        timid = [r for r in st.timid if r.card in self.vanished]
         trick = self._out_of_sight() if timid else set()
         for r in timid:
             if r.card in trick and st.lies_on(self.vanished[r.card].box, r.box):
