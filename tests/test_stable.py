@@ -362,6 +362,36 @@ def test_a_card_read_on_its_way_and_only_timidly_as_another_where_it_lands_is_as
     assert [c for c, _ in laid[1].choices] == ["8h", "7h"] and laid[1].way == ("7h",)
 
 
+def _two_seen_coming(lying: list) -> list:
+    """A 7h and then an 8h seen coming onto the 6h (the 8h from above), the spot then read 8h at 0.6, with
+    ``lying`` (timid reads) beside it each frame: what is laid."""
+    sevens = [replace(r, confidence=0.65) for r in _carried("7h", (-60, 100), 20, 3)]
+    eights = [replace(r, confidence=0.65) for r in _carried_down("8h", (120, -60), 20, 3)]
+    landed = R("8h", confidence=0.6, box=(120, 100, 180, 190))
+    frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in sevens + eights] + [[R("6h"), *lying]] * 3
+    frames += [[landed, *lying]] * 20
+    return [e for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+
+
+def _carried_down(card, start, step, frames):
+    x, y = start
+    return [R(card, box=(x, y + k * step, x + 60, y + k * step + 90)) for k in range(frames)]
+
+
+def test_a_spot_read_timidly_as_one_card_seen_coming_while_another_seen_coming_lies_across_it_is_asked():
+    """Held-out Kratzen pile 702367: a 7d thrown onto the Jd was seen coming as 7d and as 6d; it lay across
+    the Jd read 7d at 0.2-0.4, and a box across both read 6d at 0.6. The 6d was recorded in its turn (no
+    6d was played), the 7d asked for as the next seat's card, and every later play went a seat on."""
+    laid = _two_seen_coming([R("7h", confidence=0.3, box=(90, 100, 150, 190))])
+    assert [(e.card, e.settled) for e in laid] == [("6h", True), ("8h", False)]
+    assert [c for c, _ in laid[1].choices] == ["8h", "7h"] and laid[1].way == ("7h",)
+
+
+def test_a_spot_read_timidly_as_one_card_seen_coming_where_no_other_seen_coming_lies_is_that_card():
+    laid = _two_seen_coming([])
+    assert [(e.card, e.settled, e.way) for e in laid] == [("6h", True, ()), ("8h", True, ())]
+
+
 def test_a_card_thrown_fast_and_lost_from_view_short_of_the_spot_it_was_heading_for_is_a_new_card():
     """A card thrown fast blurs and is lost a step or two short of where it lands (seed 8 of the
     pile hands: a Jh lost 184 px from the 8h it landed on, beyond the 177 px of near)."""

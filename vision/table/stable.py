@@ -555,7 +555,10 @@ class Stabilizer:
         the two reads disagree and the table is asked (held-out pile hand 701513: a 7d read surely on its
         way, read 9d at 0.8 lying on the Kc); so too where the spot reads the new card only timidly, since
         then neither read outweighs the other (held-out pile hand 702094: a 9h read 0.6-0.75 on its way,
-        read Th at 0.6 lying on the Jc)."""
+        read Th at 0.6 lying on the Jc); and where other cards were seen coming too, none as this one surely,
+        and the spot reads it only timidly while one of them lies still across it, read as itself (held-out
+        Kratzen pile 702367: a 7d thrown onto the Jd was seen coming as 7d and as 6d, and a box across it read
+        6d at 0.6 where it lay; the 6d took its turn)."""
         if not track.tops or not self._still(track):
             return []  # a card being swept off the table is not a new card
         new = track.tops[-1][0]
@@ -593,12 +596,22 @@ class Stabilizer:
         self.tracks.append(fresh)
         was = track.card if reread else None
         laid = [replace(e, replaces=was) if isinstance(e, CardLaid) else e for e in self._decide(fresh, t, impossible)]
-        if came and not coming and (in_place or not sure or any(c.sure for c in came)):  # read as another: which?
-            way = tuple(sorted(names - {new}))
+        rivals = names - {new}
+        doubted = not coming and (in_place or any(c.sure for c in came))
+        timid = not sure and not any(c.sure for c in came if c.card == new) \
+            and (not coming or self._lying_near(rivals, track, t))  # neither read outweighs the other
+        if rivals and (doubted or timid):  # read as another on its way: which?
+            way = tuple(sorted(rivals))
             others = tuple((c, 0.0) for c in way)
             laid = [replace(e, settled=False, choices=e.choices + others, way=way) if isinstance(e, CardLaid) else e
                     for e in laid]
         return [gone] + laid
+
+    def _lying_near(self, cards: set[str], track: Track, t: float) -> bool:
+        """One of ``cards`` is read this frame, timidly, lying still across ``track``'s box: a card seen coming
+        as itself that came to rest here, so the spot's own timid reads may be of a part of it."""
+        return any(g.named in cards and g.last >= t and g.still() and box_iou(g.box, track.box) > 0
+                   for g in self.glimpses)
 
     def _covered_since_named(self, track: Track) -> bool:
         """A card first seen after ``track``'s was named lies on it now, seen on a track of its own: the card
