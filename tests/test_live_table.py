@@ -1058,24 +1058,6 @@ def test_a_card_thrown_onto_the_last_one_and_never_read_surely_is_asked_not_left
     assert t.watcher.status()["state"] == "watching" and t.watcher.status()["covered"] == {"9h": "Th"}
 
 
-def test_a_card_thrown_onto_the_last_one_still_in_view_and_never_read_surely_is_asked_before_the_next():
-    """Held-out Kratzen pile 702359: Fränzi's As lay whole across the 8s, which still read, but was read only
-    at 0.2; the Qs thrown onto it took Fränzi's turn, and every later play went a seat on. Lying still
-    across a card of the trick for cover_rest, it is asked for as the card of the seat in turn."""
-    t = Table()
-    t.to_play(anna="metcho")
-    t.lay("9h", "Beat")
-    timid = R("Th", _across("Beat"), confidence=0.3, alternatives=[("Td", 0.2)])
-    t.frames(4, extra=[timid])
-    assert t.watcher.asks == {}  # only just came
-    t.frames(12, extra=[timid])
-    (ask,) = t.watcher.asks.values()
-    assert ask.kind == "card" and ask.player == "Cla" and ask.read == "Th"
-    t.watcher.answer(ask.id, "Th")
-    t.lay("Jh", "Anna")
-    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
-
-
 def test_something_read_timidly_on_the_pile_since_before_the_last_card_came_is_no_card_thrown_onto_it():
     """Held-out Kratzen pile 701682: a strip of the pile read timidly since before the last card came went on
     being read while a hand hid the trick; it lies under that card (or is it), so it is not asked about as

@@ -468,20 +468,18 @@ class Watcher:
                 self._gone_at[r.card] = max(self._gone_at.get(r.card, t), t)
 
     def _unread_over(self, t: float) -> list[CardLaid]:
-        """Something read only timidly lying over cards of the trick in progress (out of sight, or in view),
-        that came after each of them and before one's track ended and has lain there still for ``cover_rest``:
-        a card thrown onto the pile the camera cannot read. It is laid unsettled, so the table
-        is asked which card it is before the next card thrown onto it is recorded in its turn (the table stayed
-        out of sync before; held-out Kratzen pile 702359: an As lying whole on the 8s, read at 0.2, was covered
-        unrecorded and the next card took its turn). One read since before a card it lies over came is that
-        card or a strip under it (held-out Kratzen pile 701682: a strip read while a hand hid the pile was
-        asked about as a new card)."""
+        """Something read only timidly lying over cards of the trick in progress out of sight, that came
+        after each of them and before one's track ended and has lain there still for ``cover_rest``: a card
+        thrown onto the pile the camera cannot read. It is laid unsettled, so the table is asked which card
+        it is before the next card thrown onto it is recorded in its turn (the table stayed out of sync
+        before). One read since before a card it lies over came is that card or a strip under it (held-out
+        Kratzen pile 701682: a strip read while a hand hid the pile was asked about as a new card)."""
         st = self.stabilizer
         if not st.glimpses:
             return []  # the usual frame: no need to work out what is missing twice
         gone = [self.vanished[c] for c in sorted(self.missing()) if c in self.vanished]
         for g in st.resting(t, st.settings.cover_rest):
-            under = [s for s in gone + self._trick_in_view() if box_under(s.box, [g.box]) >= COVERED]
+            under = [s for s in gone if box_under(s.box, [g.box]) >= COVERED]
             if any(s.first_seen >= g.since for s in under):
                 continue  # there before a card it lies over: not thrown onto it
             if any(g.since <= self._gone_at.get(s.card, float("inf")) for s in under):
@@ -489,11 +487,6 @@ class Watcher:
                 if laid is not None:
                     return [laid]
         return []
-
-    def _trick_in_view(self) -> list[Seen]:
-        """The cards of the trick in progress the tracker follows on the table."""
-        trick = self.game.trick(self.hand) if self.hand is not None else None
-        return [s for s in self.seen.values() if trick is not None and s.card in trick.cards]
 
     def _unread_upcard(self, t: float) -> list[CardLaid]:
         """While the record awaits an upcard (the deal, or a new one after everyone passed), something read
