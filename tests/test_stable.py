@@ -374,6 +374,7 @@ def _two_seen_coming(lying: list) -> list:
 
 
 def _carried_down(card, start, step, frames):
+    """As ``_carried``, coming from above."""
     x, y = start
     return [R(card, box=(x, y + k * step, x + 60, y + k * step + 90)) for k in range(frames)]
 

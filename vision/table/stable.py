@@ -599,7 +599,7 @@ class Stabilizer:
         rivals = names - {new}
         doubted = not coming and (in_place or any(c.sure for c in came))
         timid = not sure and not any(c.sure for c in came if c.card == new) \
-            and (not coming or self._lying_near(rivals, track, t))  # neither read outweighs the other
+            and (not coming or self._lying_across(rivals, track, t))  # neither read outweighs the other
         if rivals and (doubted or timid):  # read as another on its way: which?
             way = tuple(sorted(rivals))
             others = tuple((c, 0.0) for c in way)
@@ -607,7 +607,7 @@ class Stabilizer:
                     for e in laid]
         return [gone] + laid
 
-    def _lying_near(self, cards: set[str], track: Track, t: float) -> bool:
+    def _lying_across(self, cards: set[str], track: Track, t: float) -> bool:
         """One of ``cards`` is read this frame, timidly, lying still across ``track``'s box: a card seen coming
         as itself that came to rest here, so the spot's own timid reads may be of a part of it."""
         return any(g.named in cards and g.last >= t and g.still() and box_iou(g.box, track.box) > 0
