@@ -1874,3 +1874,35 @@ def test_a_card_whose_reads_went_to_the_track_of_the_card_under_it_keeps_its_tur
     t.frames(5)
     t.frames(16, extra=[R("Th", (115, 110, 175, 160), 0.65)])  # ... and its strip shows as the Jh is named
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+
+
+def test_a_card_lying_unread_on_the_last_one_and_covered_by_the_next_is_asked_before_it_in_its_turn():
+    """Held-out Kratzen pile 702359: Fränzi's As lay across the 8s, read only at 0.2 for 0.7 s; Anna's Qs, thrown
+    onto both, took the 8s's track, nudging the As as it landed. The Qs was recorded at Fränzi's turn, and every
+    later play went a seat on. Now the As is asked for first, with the picture of it last seen, and the Qs follows
+    in Anna's turn."""
+    t = Table()
+    t.tap(t.session.next_hand(("Anna", "Beat", "Cla", "Doris"), "Anna"))
+    t.lay("Kh", "upcard")
+    for p, b in (("Beat", "chratze"), ("Cla", "metcho"), ("Doris", "metcho"), ("Anna", "metcho")):
+        t.tap(BidMade(p, b))
+    for p in t.hand.exchange_order:
+        t.tap(Exchanged(t.hand.seats[p], 0))
+    t.lay("9h", "Beat")
+    t.lay("Th", "Cla")
+    ace = _across("Beat")
+    t.frames(16, extra=[R("As", ace, 0.25)])  # Doris's As, lying still across the 9h, read only timidly
+    x1, y1, x2, y2 = ace
+    t.frames(1, extra=[R("As", (x1 + 25, y1 - 20, x2 + 25, y2 - 20), 0.25)])  # nudged by the card coming
+    t.lying["Jh"] = t.lying.pop("9h")  # Anna's Jh lands squarely on the 9h, hiding the As
+    t.frames(16)
+    (ask,) = t.watcher.asks.values()
+    assert (ask.kind, ask.player, ask.cause, ask.choices[0][0]) == ("card", "Doris", "covered", "As")
+    assert ask.seen_at is not None and ask.seen_at < t.t - 0.5
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+    t.watcher.answer(ask.id, "As")
+    t.frames(2)
+    for ask in list(t.watcher.asks.values()):  # the Jh, seen coming as nothing, may be a card moved: asked too
+        assert (ask.player, ask.choices[0][0]) == ("Anna", "Jh")
+        t.watcher.answer(ask.id, "Jh")
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Doris", "As"), ("Anna", "Jh")]

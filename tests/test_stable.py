@@ -743,3 +743,69 @@ def test_a_card_misread_a_moment_as_it_settles_came_when_it_was_first_seen():
     frames = [[R("8c", 0.55)]] * 2 + [[R("Ac", 0.8)]] * 6
     laid = [e for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
     assert [(e.card, e.first_seen) for e in laid] == [("Ac", 0.0)]
+
+
+def _glimpsed_then_covered(rest: int = 14, conf: float = 0.25, first: str = "As", impossible=frozenset(),
+                           strip: bool = False, gone: int = 0, named: int = 0):
+    """The 8s named; ``first`` laid across it, read only at ``conf`` (a glimpse) for ``rest`` frames lying still;
+    then a 7d thrown onto both from the right, lost as it lands, and read there surely after: what is laid (and,
+    with ``gone`` frames of an empty table after, what is taken away). ``named``: ``first`` is read surely for so
+    many frames before its reads grow timid."""
+    eight, ace = (100, 100, 160, 190), (105, 95, 170, 185)
+    lying = R(first, conf, box=ace, under=(1,) if strip else ())
+    frames = [[R("8s", box=eight)]] * 6 + [[R("8s", box=eight), replace(lying, confidence=0.9)]] * named
+    frames += [[R("8s", box=eight), lying]] * rest
+    way = _carried("7d", (260, 95), -20, 5)
+    frames += [[R("8s", box=eight), w] for w in way] + [[]] * 2 + [[R("7d", 0.9, box=(108, 96, 170, 186))]] * 20
+    frames += [[]] * gone
+    st, events = Stabilizer(), []
+    for i, reads in enumerate(frames):
+        # a card is played once named; the referee calls it impossible then, but not while it is out of sight, as
+        # a card of the trick in progress may show again
+        out = {e.card for _, e in events if isinstance(e, CardGone)}
+        played = frozenset({e.card for _, e in events if isinstance(e, CardLaid)} - out) | impossible
+        events += [(i, e) for e in st.update(reads, t=i / REFERENCE_FPS, impossible=played)]
+    return [(i, e) for i, e in events if isinstance(e, CardLaid) or gone]
+
+
+def test_a_card_lying_still_read_only_timidly_and_covered_by_a_thrown_card_is_named_then_and_asked():
+    """Held-out Kratzen pile 702359: Fränzi's As lay on the 8s, rotated, read at 0.2 for 0.7 s, never read surely,
+    and Anna's Qs was thrown onto it; the Qs took Fränzi's turn, and every later play went a seat on. Covered,
+    it will not be read better: it is named from its timid reads, before the card on it, for the table to
+    confirm with the picture of it last seen."""
+    laid = _glimpsed_then_covered()
+    assert [(e.card, e.settled) for _, e in laid] == [("8s", True), ("As", False), ("7d", True)]
+    (_, _), (i, ace), (j, seven) = laid
+    assert i == j and ace.first_seen == pytest.approx(6 / REFERENCE_FPS)
+    assert ace.covered == pytest.approx(19 / REFERENCE_FPS) and ace.choices[0][0] == "As"
+    assert ace.first_seen < seven.first_seen
+
+
+def test_a_card_covered_unread_stays_on_the_table_until_the_card_on_it_is_taken_away():
+    """Out of sight under it, it still lies on the table: its question stays open until the trick is taken."""
+    gone = {e.card: i for i, e in _glimpsed_then_covered(gone=20) if isinstance(e, CardGone)}
+    assert gone["As"] == gone["7d"]  # in the frame the 7d is taken away, not before
+
+
+def test_something_read_timidly_for_a_moment_before_a_card_is_thrown_onto_it_is_no_card():
+    """A hand passing, a glare: it did not lie still for ``cover_rest``."""
+    laid = _glimpsed_then_covered(rest=4)
+    assert [e.card for _, e in laid] == ["8s", "7d"]
+
+
+def test_a_strip_read_timidly_under_the_card_thrown_onto_it_is_no_card():
+    """Something lies on it in every read: what shows of a card under others, not a card lying on top."""
+    laid = _glimpsed_then_covered(strip=True)
+    assert [e.card for _, e in laid] == ["8s", "7d"]
+
+
+def test_a_timid_read_of_a_card_played_already_covered_by_a_thrown_card_is_no_new_card():
+    laid = _glimpsed_then_covered(impossible={"As"})
+    assert [e.card for _, e in laid] == ["8s", "7d"]
+
+
+def test_a_card_named_whose_reads_grew_timid_before_a_card_was_thrown_onto_it_is_not_named_again():
+    """Tuning pile 110: Beat's Ts, recorded, read only timidly once the Kh lay half on it, and then covered by the
+    Qc, is the card played, in view, not a new one."""
+    laid = _glimpsed_then_covered(named=8, rest=20)
+    assert [e.card for _, e in laid] == ["8s", "As", "7d"]

@@ -172,6 +172,24 @@ class Track:
             self.mentions[alt] = self.mentions.get(alt, 0) + 1
 
 
+@dataclass(frozen=True)
+class Lie:
+    """Where a glimpse lay still, read about there from ``since`` to ``until``: a card lying on the pile that
+    the camera reads only timidly, if it lay long enough, whole (``whole`` reads with nothing on it)."""
+
+    box: tuple[float, float, float, float]
+    since: float
+    until: float
+    votes: tuple[tuple[str, float], ...]  # what its reads there named, weighed by confidence
+    reads: int
+    whole: int
+    source: int  # the glimpse it is of (``id``): a glimpse taken over by a card read surely takes its lies along
+
+    @property
+    def named(self) -> str:
+        return max(self.votes, key=lambda cv: cv[1])[0]
+
+
 @dataclass
 class Glimpse:
     """Where reads too timid to count (under ``min_conf``) keep coming: no card is named from them, yet
@@ -187,6 +205,10 @@ class Glimpse:
     lay_box: tuple[float, float, float, float] | None = None  # where it has been read about since ``lay_since``
     lay_since: float = 0.0  # timid boxes jitter more than ``still_iou`` allows: this only asks "about there"
     came_from: tuple[float, float, float, float] | None = None  # its first read's box (``box`` where not given)
+    lay_votes: dict[str, float] = field(default_factory=dict)  # what its reads named since ``lay_since``
+    lay_reads: int = 0  # reads since ``lay_since``
+    lay_whole: int = 0  # of those reads, how many saw a card whole (not cut, nothing on it)
+    lain: list[Lie] = field(default_factory=list)  # where it lay before its box jumped (the stabilizer takes them)
 
     def __post_init__(self) -> None:
         if self.came_from is None:
@@ -210,13 +232,26 @@ class Glimpse:
         """Since when it has been read about where it is, read more than once there; None while not."""
         return self.lay_since if self.lay_since < self.last else None
 
+    def lie(self) -> Lie | None:
+        """Where it lies about now, read there since ``lay_since``; None before its first read there."""
+        if self.lay_box is None or not self.lay_votes:
+            return None
+        return Lie(self.lay_box, self.lay_since, self.last, tuple(self.lay_votes.items()), self.lay_reads,
+                   self.lay_whole, id(self))
+
     def see(self, read: Read, t: float, still_iou: float, about_iou: float) -> None:
         if box_iou(self.rest_box, read.box) < still_iou:
             self.rest_box, self.rest_since = read.box, t
         if self.lay_box is None or box_iou(self.lay_box, read.box) < about_iou:
-            self.lay_box, self.lay_since = read.box, t
+            lie = self.lie()
+            if lie is not None:
+                self.lain.append(lie)
+            self.lay_box, self.lay_since, self.lay_votes, self.lay_reads, self.lay_whole = read.box, t, {}, 0, 0
         self.box, self.last, self.reads = read.box, t, self.reads + 1
         self.votes[read.card] = self.votes.get(read.card, 0.0) + read.confidence
+        self.lay_votes[read.card] = self.lay_votes.get(read.card, 0.0) + read.confidence
+        self.lay_reads += 1
+        self.lay_whole += _whole(read)
 
 
 class Stabilizer:
@@ -235,6 +270,8 @@ class Stabilizer:
         self.timid: list[Read] = []  # this frame's reads too unsure to count (:meth:`counts`)
         self.glimpses: list[Glimpse] = []
         self._others: deque[tuple[str, list]] = deque(maxlen=self.settings.carried_memory)  # of ended tracks
+        self._lain: deque[Lie] = deque(maxlen=self.settings.carried_memory)  # where glimpses lay still (_covered_lies)
+        self._ended: dict[str, float] = {}  # card -> when its last named track ended
 
     @property
     def gone_span(self) -> float:
@@ -333,6 +370,8 @@ class Stabilizer:
         for g in self.glimpses:
             if t - g.last > span and g.carried(self.settings.still_iou):
                 self._carried.append(Carried.of_glimpse(g))
+            if t - g.last > span:
+                self._keep_lie(g.lie())
         self.glimpses = [g for g in self.glimpses if t - g.last <= span]
         pairs = [(box_iou(g.box, r.box), i, j) for i, g in enumerate(self.glimpses) for j, r in enumerate(timid)]
         # one read each, best overlap first: two cards read on each other stay two glimpses
@@ -345,6 +384,17 @@ class Stabilizer:
                 g = Glimpse(r.box, t, t, r.box, t)
                 g.see(r, t, self.settings.still_iou, self.settings.match_iou)
                 self.glimpses.append(g)
+        for g in self.glimpses:
+            for lie in g.lain:
+                self._keep_lie(lie)
+            g.lain.clear()
+
+    def _keep_lie(self, lie: Lie | None) -> None:
+        """Remember where a glimpse lay, if it lay still there for ``cover_rest`` and was seen whole in
+        ``min_hits`` reads: a card lying on top, perhaps covered later (:meth:`_covered_lies`)."""
+        if lie is not None and lie.until - lie.since >= self.settings.cover_rest \
+                and lie.whole >= self.settings.min_hits:
+            self._lain.append(lie)
 
     def adopt(self, glimpse: Glimpse, t: float, impossible: frozenset[str] | set[str] = frozenset()) -> CardLaid | None:
         """A card read only timidly, lying still where the table needs a card (a watcher's call): a track
@@ -442,6 +492,8 @@ class Stabilizer:
         if not here:
             return None
         self.glimpses = [g for g in self.glimpses if g not in here]
+        taken = {id(g) for g in here}
+        self._lain = deque((lie for lie in self._lain if lie.source not in taken), maxlen=self._lain.maxlen)
         return min(g.lay_since for g in here)
 
     def _lying(self, track: Track) -> tuple[float, float, float, float]:
@@ -456,7 +508,7 @@ class Stabilizer:
     def _decide(self, track: Track, t: float, impossible) -> list:
         if track.missing >= self.settings.gone_after and not (track.under and self._lain_on(track)):
             self.tracks.remove(track)
-            self._retire(track)
+            self._retire(track, t)
             if track.card is None and _passing(track, self.settings.still_iou):
                 self._carried.append(Carried.of(track, self._sure_weight))
             return [CardGone(track.id, track.card, t)] if track.card else []
@@ -482,8 +534,9 @@ class Stabilizer:
         guess = track.top in impossible
         if self._stray(track, options[0][1], impossible):
             return []
-        return [self._name(track, t, options, not (unclear or timid or guess),
-                           favoured=track.top if guess else None)]
+        laid = self._name(track, t, options, not (unclear or timid or guess), favoured=track.top if guess else None)
+        came = track.arrived() if track.thrown is None else min(track.thrown, track.arrived())
+        return self._covered_lies(track, came, t, impossible) + [laid]
 
     def _name_under(self, track: Track, t: float, impossible) -> list:
         """A card that lay whole on top waiting for surer reads, covered by one thrown onto it: named now from the
@@ -581,7 +634,7 @@ class Stabilizer:
             return []  # the card the table named, read anew or read as the misread it overruled, slid a little
         gone = CardGone(track.id, track.card, t)
         self.tracks.remove(track)
-        self._retire(track)
+        self._retire(track, t)
         thrown = min((c.first_seen for c in came if c.card == new), default=None)  # when it was first seen coming
         if not reread:  # or when the spot's reads turned to it, if sooner (held-out Kratzen pile hand 701774: the
             # Jh, laid half on the 8h and read there at 0.6, renamed the spot a second later, after the 8s came)
@@ -596,7 +649,9 @@ class Stabilizer:
         self.tracks.append(fresh)
         was = track.card if reread else None
         laid = [replace(e, replaces=was) if isinstance(e, CardLaid) else e for e in self._decide(fresh, t, impossible)]
-        rivals = names - {new}
+        under = [e for e in laid if e.track != fresh.id]  # cards that lay there, covered by it (_covered_lies)
+        laid = [e for e in laid if e.track == fresh.id]
+        rivals = names - {new} - {e.card for e in under}  # a card that lay there came on its own, not on its way
         doubted = not coming and (in_place or any(c.sure for c in came))
         timid = not sure and not any(c.sure for c in came if c.card == new) \
             and (not coming or self._lying_across(rivals, track, t))  # neither read outweighs the other
@@ -605,7 +660,74 @@ class Stabilizer:
             others = tuple((c, 0.0) for c in way)
             laid = [replace(e, settled=False, choices=e.choices + others, way=way) if isinstance(e, CardLaid) else e
                     for e in laid]
-        return [gone] + laid
+        return [gone] + under + laid
+
+    def _covered_lies(self, over: Track, came: float, t: float, impossible) -> list[CardLaid]:
+        """Cards read only timidly that lay on the pile until the card of ``over``, thrown there, came (at ``came``)
+        to lie on them (:meth:`_covered`): each is a card of its own, thrown before it. Waiting for surer reads is
+        over, so each is named now from its timid reads, unsettled, and the table is asked with the picture of it
+        last seen before the card on it is recorded, as a card read surely but not yet named is
+        (:meth:`_name_under`; held-out Kratzen pile 702359: an As lying rotated on the 8s, read at 0.2 for 0.7 s,
+        was covered by the Qs, the Qs took its turn, and every later play went a seat on)."""
+        lies = [*self._lain, *(lie for g in self.glimpses if (lie := g.lie()) is not None)]
+        shown = [lie for g in self.glimpses if g.last >= t and (lie := g.lie()) is not None]
+        known = {tr.card for tr in self.tracks if tr.card} | {over.card}
+        out: list[CardLaid] = []
+        for lie in lies:
+            if lie.named not in known and self._covered(lie, over, came, t, impossible, shown):
+                out.append(self._adopt_lie(lie, t, impossible))
+                known.add(lie.named)
+        named = {e.card for e in out}
+        used = {(lie.source, lie.since) for lie in lies if lie.named in named}
+        self._lain = deque((lie for lie in self._lain if (lie.source, lie.since) not in used), maxlen=self._lain.maxlen)
+        return out
+
+    def _covered(self, lie: Lie, over: Track, came: float, t: float, impossible, shown: list[Lie]) -> bool:
+        """``lie`` is a card lying on top, covered by ``over``'s: its reads agree on a possible card, it lay still and
+        whole for ``cover_rest`` after every card it lies on came and before ``over``'s came, and it was read there
+        until then (within ``gone_after``), not since. One read there before a card it lies on came is a part of
+        that card or of one under it; nothing seen coming there, the card there may be it, read better."""
+        st, named = self.settings, lie.named
+        if named in impossible or not self.lies_on(over.box, lie.box):
+            return False
+        if self._ended.get(named, float("-inf")) >= lie.since:
+            return False  # that card named, its reads grown timid as it was covered: a card in view, not a new one
+        if lie.until - lie.since < st.cover_rest or lie.whole < st.min_hits:
+            return False  # a hand passing, or a strip of a card under others
+        if dict(lie.votes)[named] < st.min_support * sum(v for c, v in lie.votes if c not in impossible):
+            return False  # no clear majority of the possible reads (a played card's are of the card under)
+        if not (lie.since + st.cover_rest <= came and came - self.gone_span <= lie.until < t):
+            return False  # came with or after the card on it, or left before that came
+        if any(o is not over and o.card is not None and o.arrived() >= lie.since and box_iou(o.box, lie.box) > 0
+               for o in self.tracks):
+            return False
+        if any(s.named == named and self.lies_on(lie.box, s.box) for s in shown):
+            return False  # still in view
+        return self._thrown(over, lie.since, t)
+
+    def _thrown(self, track: Track, since: float, t: float) -> bool:
+        """``track``'s card came onto the spot since ``since``: thrown there (its spot renamed to a card seen
+        coming), carried in on its own track, or some card was seen carried there since."""
+        if track.thrown is not None:
+            return True
+        if track.came_from is not None and box_iou(track.came_from, track.box) < self.settings.still_iou:
+            return True
+        return bool(self._carried_near(track.box, since, t))
+
+    def _adopt_lie(self, lie: Lie, t: float, impossible) -> CardLaid:
+        """A track for ``lie``'s card, lying under the card on it (kept while that card lies there), named
+        unsettled from its timid reads, its picture from when it was last read."""
+        votes = dict(lie.votes)
+        options = _options(votes, impossible)
+        track = Track(self._next, lie.box, first_seen=lie.since, card=lie.named, named_box=lie.box, named_at=t,
+                      under=True, reads=lie.reads, read_at=lie.until)
+        self._next += 1
+        track.votes, track.last_read = votes, {lie.named: lie.until}
+        self.tracks.append(track)
+        possible = sum(v for v, _ in options)
+        return CardLaid(track.id, track.card, track.box, t, votes[lie.named] / possible, lie.since,
+                        confidence=votes[lie.named] / max(1, lie.reads), choices=_choices(options), settled=False,
+                        covered=lie.until)
 
     def _lying_across(self, cards: set[str], track: Track, t: float) -> bool:
         """One of ``cards`` is read this frame, timidly, lying still across ``track``'s box: a card seen coming
@@ -681,9 +803,11 @@ class Stabilizer:
         return min((first for first, last, box, n in spots if n >= self.settings.min_hits and t - last <= span
                     and self.lies_on(box, read.box)), default=None)
 
-    def _retire(self, track: Track) -> None:
-        """Keep what an ending track read of other cards, for :meth:`_taken_at`."""
+    def _retire(self, track: Track, t: float) -> None:
+        """Keep what an ending track read of other cards, for :meth:`_taken_at`, and when its card left view."""
         self._others.extend(track.others.items())
+        if track.card is not None:
+            self._ended[track.card] = t
 
     def _carried_near(self, box: tuple[float, float, float, float], since: float, t: float,
                       before: float = float("inf")) -> list[Carried]:
