@@ -59,7 +59,8 @@ class TrackerSettings:
                                      "under a card the camera did not take to cover it); a hand over the pile "
                                      "hides it for a moment")
     cover_rest: float = setting(0.5, "seconds something read only timidly must lie still on a card of the trick "
-                                     "that went out of sight under it before it is asked as the card thrown on it")
+                                     "that went out of sight under it before it is asked as the card thrown on it; "
+                                     "so long too before the next card thrown covers it, to be a card of its own")
     ask_support: float = setting(0.85, "a card named with less of the possible votes than this is asked of the "
                                        "table, not recorded: its reads disagreed")
     ask_conf: float = setting(0.6, "a card whose reads naming it were on average less sure than this is asked: "
