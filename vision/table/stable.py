@@ -187,6 +187,7 @@ class Lie:
 
     @property
     def named(self) -> str:
+        """The card its reads there named most, possible or not."""
         return max(self.votes, key=lambda cv: cv[1])[0]
 
 
@@ -700,7 +701,7 @@ class Stabilizer:
             return False  # came with or after the card on it, or left before that came
         if any(o is not over and o.card is not None and o.arrived() >= lie.since and box_iou(o.box, lie.box) > 0
                for o in self.tracks):
-            return False
+            return False  # read there before a card it lies on came
         if any(s.named == named and self.lies_on(lie.box, s.box) for s in shown):
             return False  # still in view
         return self._thrown(over, lie.since, t)
