@@ -393,27 +393,40 @@ class Stabilizer:
     def _keep_lie(self, lie: Lie | None) -> None:
         """Remember where a glimpse lay, if it lay still there for ``cover_rest`` and was seen whole in
         ``min_hits`` reads: a card lying on top, perhaps covered later (:meth:`_covered_lies`)."""
-        if lie is not None and lie.until - lie.since >= self.settings.cover_rest \
-                and lie.whole >= self.settings.min_hits:
+        if lie is not None and self._lay_whole(lie):
             self._lain.append(lie)
+
+    def _lay_whole(self, lie: Lie) -> bool:
+        """``lie`` lay still for ``cover_rest``, seen whole in ``min_hits`` reads: not a hand passing, nor a strip
+        of a card under others."""
+        return lie.until - lie.since >= self.settings.cover_rest and lie.whole >= self.settings.min_hits
 
     def adopt(self, glimpse: Glimpse, t: float, impossible: frozenset[str] | set[str] = frozenset()) -> CardLaid | None:
         """A card read only timidly, lying still where the table needs a card (a watcher's call): a track
         named unsettled from its timid reads, so the table is asked which card it is. Its timid reads
         keep it on the table, as counted reads keep any other; None where it moved or named no possible card."""
-        options = _options(glimpse.votes, impossible)
-        if not options or not glimpse.still():
+        if not _options(glimpse.votes, impossible) or not glimpse.still():
             return None
         self.glimpses.remove(glimpse)
+        # its last timid read came this frame
+        return self._timid_track(glimpse.box, glimpse.since, glimpse.last, glimpse.votes, glimpse.reads, t, impossible,
+                                 glimpsed=True)
+
+    def _timid_track(self, box: tuple[float, float, float, float], since: float, last: float, votes: dict[str, float],
+                     reads: int, t: float, impossible, covered: float | None = None, **fields) -> CardLaid:
+        """A track named now, unsettled, the first possible card of ``votes`` (timid reads, ``reads`` of them, from
+        ``since`` to ``last``), so the table is asked which card it is; ``fields``: the track's own (glimpsed, under)."""
+        options = _options(votes, impossible)
         possible = sum(v for v, _ in options)
-        track = Track(self._next, glimpse.box, first_seen=glimpse.since, card=options[0][1],
-                      named_box=glimpse.box, named_at=t, glimpsed=True, reads=glimpse.reads)
+        track = Track(self._next, box, first_seen=since, card=options[0][1], named_box=box, named_at=t, reads=reads,
+                      **fields)
         self._next += 1
-        track.votes = dict(glimpse.votes)
-        track.last_read = {track.card: glimpse.last}  # its last timid read came this frame
+        track.votes = dict(votes)
+        track.last_read = {track.card: last}
         self.tracks.append(track)
-        return CardLaid(track.id, track.card, track.box, t, options[0][0] / possible, glimpse.since,
-                        confidence=options[0][0] / max(1, glimpse.reads), choices=_choices(options), settled=False)
+        return CardLaid(track.id, track.card, track.box, t, options[0][0] / possible, since,
+                        confidence=options[0][0] / max(1, reads), choices=_choices(options), settled=False,
+                        covered=covered)
 
     def _pace(self, t: float) -> None:
         """Follow the rate frames come at (a webcam's nominal rate, or a slow machine's): the median gap of
@@ -693,8 +706,8 @@ class Stabilizer:
             return False
         if self._ended.get(named, float("-inf")) >= lie.since:
             return False  # that card named, its reads grown timid as it was covered: a card in view, not a new one
-        if lie.until - lie.since < st.cover_rest or lie.whole < st.min_hits:
-            return False  # a hand passing, or a strip of a card under others
+        if not self._lay_whole(lie):
+            return False
         if dict(lie.votes)[named] < st.min_support * sum(v for c, v in lie.votes if c not in impossible):
             return False  # no clear majority of the possible reads (a played card's are of the card under)
         if not (lie.since + st.cover_rest <= came and came - self.gone_span <= lie.until < t):
@@ -718,17 +731,8 @@ class Stabilizer:
     def _adopt_lie(self, lie: Lie, t: float, impossible) -> CardLaid:
         """A track for ``lie``'s card, lying under the card on it (kept while that card lies there), named
         unsettled from its timid reads, its picture from when it was last read."""
-        votes = dict(lie.votes)
-        options = _options(votes, impossible)
-        track = Track(self._next, lie.box, first_seen=lie.since, card=lie.named, named_box=lie.box, named_at=t,
-                      under=True, reads=lie.reads, read_at=lie.until)
-        self._next += 1
-        track.votes, track.last_read = votes, {lie.named: lie.until}
-        self.tracks.append(track)
-        possible = sum(v for v, _ in options)
-        return CardLaid(track.id, track.card, track.box, t, votes[lie.named] / possible, lie.since,
-                        confidence=votes[lie.named] / max(1, lie.reads), choices=_choices(options), settled=False,
-                        covered=lie.until)
+        return self._timid_track(lie.box, lie.since, lie.until, dict(lie.votes), lie.reads, t, impossible,
+                                 covered=lie.until, under=True, read_at=lie.until)
 
     def _lying_across(self, cards: set[str], track: Track, t: float) -> bool:
         """One of ``cards`` is read this frame, timidly, lying still across ``track``'s box: a card seen coming
