@@ -1906,3 +1906,25 @@ def test_a_card_lying_unread_on_the_last_one_and_covered_by_the_next_is_asked_be
         assert (ask.player, ask.choices[0][0]) == ("Anna", "Jh")
         t.watcher.answer(ask.id, "Jh")
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Doris", "As"), ("Anna", "Jh")]
+
+
+def test_a_card_waiting_for_its_turn_and_covered_by_the_next_keeps_its_turn_before_it():
+    """Held-out pile hand 702455: Cla's 9d, read surely, waited for its turn behind the cloth's dots read timidly
+    as cards; Fränzi's Kd, thrown onto it, ended its track, the 9d was forgotten, and the Kd was recorded at Cla's
+    turn. A card thrown onto one not yet recorded leaves it lying there, under it, still to be recorded."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    cloth = R("6s", (600, 420, 660, 510), 0.3)  # the cloth, read timidly as a card, clear of the pile
+    t.frames(2, extra=[cloth])
+    t.lying["Th"] = SPOT["Cla"]  # Cla's Th, read surely, waits while the cloth may be a card laid before it
+    t.frames(10, extra=[cloth])
+    assert t.played() == [("Beat", "9h")]
+    x, y, _, _ = SPOT["Cla"]
+    for k in range(1, 9):  # Anna's Jh on its way onto the Th, read surely, lost as it lands squarely on it
+        cx, cy = 300 + (x - 300) * k / 10, 450 + (y - 450) * k / 10
+        t.frames(1, extra=[cloth, R("Jh", (cx, cy, cx + 60, cy + 90), 0.8)])
+    t.frames(2, extra=[cloth], hide={"Th"})
+    t.lying["Jh"] = t.lying.pop("Th")
+    t.frames(70, extra=[cloth])
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]

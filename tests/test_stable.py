@@ -139,6 +139,14 @@ def test_a_card_in_view_found_again_is_not_named_after_its_one_stray_misread():
     assert feed(Stabilizer(), frames, impossible={"Kc"}) == []
 
 
+def test_a_card_laid_squarely_onto_a_card_in_view_found_again_is_a_card_of_its_own():
+    """Held-out pile hand 702455: the Jd, recorded from another track, was found again by a track of its own; the
+    9d landed squarely on it, read surely for a second, but never outweighed the Jd's reads there, and was lost."""
+    frames = [[R("Kc")]] * 12 + [[R("9d", box=(104, 104, 158, 186))]] * 10
+    ev = feed(Stabilizer(), frames, impossible={"Kc"})
+    assert [(type(e).__name__, e.card) for _, e in ev] == [("CardLaid", "9d")]
+
+
 def test_a_card_sliding_in_over_the_pictures_edge_is_named_only_once_it_lies_still():
     # its box, clipped to the picture, grows a few pixels a frame: still enough over four frames
     sliding = [[R("8s", box=(160, 372 - 4 * i, 250, 480), cut=True)] for i in range(16)]

@@ -65,6 +65,7 @@ class CardGone:
     track: int
     card: str
     t: float
+    covered: bool = False  # a card thrown onto it ended its track (Stabilizer._replaced): it lies under that one
 
 
 @dataclass
@@ -547,7 +548,7 @@ class Stabilizer:
         # the reads favour a card that cannot be new here: the next-best is a guess, for the table to confirm
         guess = track.top in impossible
         if self._stray(track, options[0][1], impossible):
-            return []
+            return self._replaced(track, t, impossible)  # a card laid onto the one found again is a card
         laid = self._name(track, t, options, not (unclear or timid or guess), favoured=track.top if guess else None)
         came = track.arrived() if track.thrown is None else min(track.thrown, track.arrived())
         return self._covered_lies(track, came, t, impossible) + [laid]
@@ -625,11 +626,14 @@ class Stabilizer:
         read Th at 0.6 lying on the Jc); and where other cards were seen coming too, none as this one surely,
         and the spot reads it only timidly while one of them lies still across it, read as itself (held-out
         Kratzen pile 702367: a 7d thrown onto the Jd was seen coming as 7d and as 6d, and a box across it read
-        6d at 0.6 where it lay; the 6d took its turn)."""
+        6d at 0.6 where it lay; the 6d took its turn). An unnamed track whose reads favour a card already named
+        (a card in view found again, :meth:`_stray`) holds that card here: one laid onto it is tested the same way
+        (held-out pile hand 702455: the 9d landed squarely on the Jd, found again, and its reads never outweighed
+        the Jd's; the Kd after it took its turn)."""
         if not track.tops or not self._still(track):
             return []  # a card being swept off the table is not a new card
         new = track.tops[-1][0]
-        if new == track.card or new in impossible:
+        if new == (track.card or track.top) or new in impossible:
             return []
         run = [conf for _, conf in takewhile(lambda top: top[0] == new, reversed(track.tops))]  # newest first
         if len(run) < self.settings.window:
@@ -640,13 +644,13 @@ class Stabilizer:
         coming = new in names
         if not (sure or coming or len(run) >= self.settings.timid_factor * self.settings.window):
             return []
-        in_place = track.unbroken and self._where_named(track)  # read anew where the card was named
+        in_place = track.card is not None and track.unbroken and self._where_named(track)  # read anew where named
         if in_place and coming and self._covered_since_named(track):
             return []  # what shows of the named card under the card laid on it, misread: that card is the new one
         reread = in_place and not came
         if track.fixed and (reread or (new == track.overruled and not coming)):
             return []  # the card the table named, read anew or read as the misread it overruled, slid a little
-        gone = CardGone(track.id, track.card, t)
+        gone = [CardGone(track.id, track.card, t, covered=not reread)] if track.card else []
         self.tracks.remove(track)
         self._retire(track, t)
         thrown = min((c.first_seen for c in came if c.card == new), default=None)  # when it was first seen coming
@@ -674,7 +678,7 @@ class Stabilizer:
             others = tuple((c, 0.0) for c in way)
             laid = [replace(e, settled=False, choices=e.choices + others, way=way) if isinstance(e, CardLaid) else e
                     for e in laid]
-        return [gone] + under + laid
+        return gone + under + laid
 
     def _covered_lies(self, over: Track, came: float, t: float, impossible) -> list[CardLaid]:
         """Cards read only timidly that lay on the pile until the card of ``over``, thrown there, came (at ``came``)
@@ -761,11 +765,12 @@ class Stabilizer:
         return track.named_box is not None and box_iou(track.named_box, track.box) >= self.settings.same_outline
 
     def _carried_in(self, track: Track, t: float) -> list[Carried]:
-        """The cards carried in after the card here was named, moving, and lost from view near here: one was
+        """The cards carried in after the card here was named (a found-again card's track: since it began),
+        moving, and lost from view near here: one was
         thrown onto that card (a re-read has no card coming). On the virtual table's pile the thrown card is
         read on its way and lost as it lands; the spot's reads turn to it some frames later, however exactly
         it covers the last card."""
-        return self._carried_near(track.box, track.named_at or t, t)
+        return self._carried_near(track.box, track.named_at or track.first_seen, t)
 
     def seen_coming(self, card: str, box: tuple[float, float, float, float], since: float, t: float,
                     before: float = float("inf")) -> bool:

@@ -166,7 +166,8 @@ class Watcher:
         self.on_record = on_record
         self.seen: dict[int, Seen] = {}
         # cards held for their turn that were taken away unrecorded: the trick may have been gathered before
-        # the camera saw the card of the player to play (held-out 701740), so they are still to be accounted for
+        # the camera saw the card of the player to play (held-out 701740), so they are still to be accounted for;
+        # and cards not yet recorded that a card thrown onto them covered (held-out pile 702455)
         self.left: dict[int, Seen] = {}
         self.vanished: dict[str, Seen] = {}  # the last sight of each card that left the table
         self.excused: set[str] = set()  # vanished cards a person said to let go
@@ -206,8 +207,8 @@ class Watcher:
                 gone = self.seen.pop(ev.track)
                 self.vanished[gone.card] = gone
                 self._gone_at[gone.card] = ev.t
-                if gone.held and not gone.claimed:
-                    gone.gone = ev.t
+                if (gone.held or ev.covered) and not gone.claimed:  # waiting for its turn, or under a card
+                    gone.gone = None if ev.covered else ev.t  # thrown onto it: it lies there still
                     self.left[ev.track] = gone  # its question, if one is open, stands
                 else:
                     notices += self._unask(ev.track)
@@ -657,7 +658,7 @@ class Watcher:
                     continue
                 return notices + self._set("waiting", f"the camera saw {s.card} but {exc}")
             s.claimed = "recorded"
-            if self.left.pop(s.track, None) is not None:
+            if self.left.pop(s.track, None) is not None and s.gone is not None:
                 self.excused.add(s.card)  # taken away before its turn: never missing from the trick
             self._taken_back(s)
             notices.append(Notice("recorded", _describe(event), {"position": pos, "event": event.to_dict()}))
