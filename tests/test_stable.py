@@ -147,6 +147,16 @@ def test_a_card_laid_squarely_onto_a_card_in_view_found_again_is_a_card_of_its_o
     assert [(type(e).__name__, e.card) for _, e in ev] == [("CardLaid", "9d")]
 
 
+def test_a_card_first_read_surely_where_timid_reads_scattered_over_many_cards_came_when_they_first_named_it():
+    """Held-out pile 702527: timid reads of the spot named six cards (parts of the 8h and the 7c lying there) for
+    2.5 s before the Th was thrown onto it; the Th took that start, and went before the 7c."""
+    spot = (104, 104, 156, 150)
+    scatter = [[R(c, confidence=0.3, box=spot)] for c in ("Qd", "Kh", "As", "Qh", "8c", "7c") * 2]
+    frames = scatter + [[R("Th", confidence=0.3, box=spot)]] + [[R("Th", box=(100, 60, 160, 150))]] * 8
+    laid = [e for _, e in feed(Stabilizer(min_conf=0.5), frames) if isinstance(e, CardLaid)]
+    assert [(e.card, e.first_seen) for e in laid] == [("Th", pytest.approx(12 / REFERENCE_FPS))]
+
+
 def test_a_card_sliding_in_over_the_pictures_edge_is_named_only_once_it_lies_still():
     # its box, clipped to the picture, grows a few pixels a frame: still enough over four frames
     sliding = [[R("8s", box=(160, 372 - 4 * i, 250, 480), cut=True)] for i in range(16)]

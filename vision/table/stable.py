@@ -208,6 +208,7 @@ class Glimpse:
     lay_since: float = 0.0  # timid boxes jitter more than ``still_iou`` allows: this only asks "about there"
     came_from: tuple[float, float, float, float] | None = None  # its first read's box (``box`` where not given)
     lay_votes: dict[str, float] = field(default_factory=dict)  # what its reads named since ``lay_since``
+    lay_first: dict[str, float] = field(default_factory=dict)  # card -> when a read first named it since then
     lay_reads: int = 0  # reads since ``lay_since``
     lay_whole: int = 0  # of those reads, how many saw a card whole (not cut, nothing on it)
     lain: list[Lie] = field(default_factory=list)  # where it lay before its box jumped (the stabilizer takes them)
@@ -220,6 +221,11 @@ class Glimpse:
     def named(self) -> str:
         """The card its timid reads named most."""
         return max(self.votes, key=self.votes.__getitem__)
+
+    @property
+    def lay_named(self) -> str | None:
+        """The card its reads named most since ``lay_since``."""
+        return max(self.lay_votes, key=self.lay_votes.__getitem__, default=None)
 
     def carried(self, still_iou: float) -> bool:
         """Read more than once and moved from where it was first read: a card on its way, read timidly
@@ -249,9 +255,11 @@ class Glimpse:
             if lie is not None:
                 self.lain.append(lie)
             self.lay_box, self.lay_since, self.lay_votes, self.lay_reads, self.lay_whole = read.box, t, {}, 0, 0
+            self.lay_first = {}
         self.box, self.last, self.reads = read.box, t, self.reads + 1
         self.votes[read.card] = self.votes.get(read.card, 0.0) + read.confidence
         self.lay_votes[read.card] = self.lay_votes.get(read.card, 0.0) + read.confidence
+        self.lay_first.setdefault(read.card, t)
         self.lay_reads += 1
         self.lay_whole += _whole(read)
 
@@ -477,8 +485,8 @@ class Stabilizer:
         used = set(paired.values())
         for i, r in enumerate(reads):
             if i not in used:
-                tr = Track(self._next, r.box, first_seen=t, came_from=r.box, glimpsed_since=self._glimpsed_at(r.box),
-                           taken_since=self._taken_at(r, t))
+                tr = Track(self._next, r.box, first_seen=t, came_from=r.box,
+                           glimpsed_since=self._glimpsed_at(r.box, r.card), taken_since=self._taken_at(r, t))
                 self._next += 1
                 self.tracks.append(tr)
                 out[tr.id] = r
@@ -499,17 +507,31 @@ class Stabilizer:
         pile. A strip showing under the cards on it (tuning pile 11: a 7d's edge read 6d) never is."""
         return track.lain_still and sum(n for n, _ in track.whole.values()) >= self.settings.min_hits
 
-    def _glimpsed_at(self, box: tuple[float, float, float, float]) -> float | None:
-        """Since when a glimpse has lain within ``box``, where a card is first read surely: that card, its
+    def _glimpsed_at(self, box: tuple[float, float, float, float], card: str) -> float | None:
+        """Since when a glimpse has lain within ``box``, where ``card`` is first read surely: that card, its
         timid reads turned sure (a card that landed half under the hand that threw it). It is taken over,
-        so it stands for no other card; None where no glimpse lies there."""
+        so it stands for no other card; None where no glimpse lies there, or none tells (:meth:`_glimpse_start`;
+        held-out pile 702527: a glimpse of the spot, read as six cards since 37.1 s, lent that start to the Th
+        thrown at 39.6 s, and the Th went before the 7c lying there)."""
         here = [g for g in self.glimpses if g.lay() is not None and box_within(g.box, box) >= self.settings.match_cover]
         if not here:
             return None
         self.glimpses = [g for g in self.glimpses if g not in here]
         taken = {id(g) for g in here}
         self._lain = deque((lie for lie in self._lain if lie.source not in taken), maxlen=self._lain.maxlen)
-        return min(g.lay_since for g in here)
+        starts = [self._glimpse_start(g, card) for g in here]
+        return min((since for since in starts if since is not None), default=None)
+
+    def _glimpse_start(self, glimpse: Glimpse, card: str) -> float | None:
+        """When ``card`` came, as ``glimpse`` lying where it is first read surely tells it: when the glimpse came
+        there, where its reads name ``card`` most or agree on one card (``min_support`` of them: that card read
+        timidly, perhaps misread; tuning pile 113: a Qc landing, read Qc, Qs and Jd); else when they first named
+        ``card``, if ever. Reads scattered over other cards are of the spot, the parts of the cards lying there."""
+        votes = glimpse.lay_votes
+        agreed = bool(votes) and max(votes.values()) >= self.settings.min_support * sum(votes.values())
+        if glimpse.lay_named == card or agreed:
+            return glimpse.lay_since
+        return glimpse.lay_first.get(card)
 
     def _lying(self, track: Track) -> tuple[float, float, float, float]:
         """Where ``track``'s card lies whole: where it last lay still, while its last read showed only a part
