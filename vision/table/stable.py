@@ -222,11 +222,6 @@ class Glimpse:
         """The card its timid reads named most."""
         return max(self.votes, key=self.votes.__getitem__)
 
-    @property
-    def lay_named(self) -> str | None:
-        """The card its reads named most since ``lay_since``."""
-        return max(self.lay_votes, key=self.lay_votes.__getitem__, default=None)
-
     def carried(self, still_iou: float) -> bool:
         """Read more than once and moved from where it was first read: a card on its way, read timidly
         (blurred, half under the hand that throws it), as a track's card is seen passing."""
@@ -527,10 +522,9 @@ class Stabilizer:
         there, where its reads name ``card`` most or agree on one card (``min_support`` of them: that card read
         timidly, perhaps misread; tuning pile 113: a Qc landing, read Qc, Qs and Jd); else when they first named
         ``card``, if ever. Reads scattered over other cards are of the spot, the parts of the cards lying there."""
-        votes = glimpse.lay_votes
-        agreed = bool(votes) and max(votes.values()) >= self.settings.min_support * sum(votes.values())
-        if glimpse.lay_named == card or agreed:
-            return glimpse.lay_since
+        lie = glimpse.lie()
+        if lie is not None and (lie.named == card or _majority(lie.votes, lie.named, self.settings.min_support)):
+            return lie.since
         return glimpse.lay_first.get(card)
 
     def _lying(self, track: Track) -> tuple[float, float, float, float]:
@@ -734,7 +728,7 @@ class Stabilizer:
             return False  # that card named, its reads grown timid as it was covered: a card in view, not a new one
         if not self._lay_whole(lie):
             return False
-        if dict(lie.votes)[named] < st.min_support * sum(v for c, v in lie.votes if c not in impossible):
+        if not _majority(lie.votes, named, st.min_support, impossible):
             return False  # no clear majority of the possible reads (a played card's are of the card under)
         if not (lie.since + st.cover_rest <= came and came - self.gone_span <= lie.until < t):
             return False  # came with or after the card on it, or left before that came
@@ -912,6 +906,12 @@ def _read_prob(read: Read) -> float:
 def _options(votes: dict[str, float], impossible) -> list[tuple[float, str]]:
     """The possible cards ``votes`` name, as (votes, card), most first."""
     return sorted(((v, c) for c, v in votes.items() if c not in impossible), reverse=True)
+
+
+def _majority(votes: Iterable[tuple[str, float]], card: str, share: float, impossible=frozenset()) -> bool:
+    """``card`` has ``share`` or more of the possible cards' ``votes`` (card, weight): a clear majority."""
+    votes = list(votes)
+    return dict(votes)[card] >= share * sum(v for c, v in votes if c not in impossible)
 
 
 def _choices(options: list[tuple[float, str]]) -> tuple[tuple[str, float], ...]:
