@@ -1928,3 +1928,24 @@ def test_a_card_waiting_for_its_turn_and_covered_by_the_next_keeps_its_turn_befo
     t.lying["Jh"] = t.lying.pop("Th")
     t.frames(70, extra=[cloth])
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+
+
+def test_a_card_lying_still_while_its_reads_are_unclear_holds_back_the_next_though_a_hand_hides_it():
+    """Held-out pile hand 702619: Cla's Kc lay still, waiting for surer reads; the Ah landing by it hid it for a few
+    frames, so it counted as a flicker, and the Ah, read surely, was recorded at Cla's turn."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    split = [R("Th", SPOT["Cla"], 0.8), R("Ts", SPOT["Cla"], 0.8)]
+    for k in range(16):  # Cla's card lies still, its reads split between two cards
+        t.frames(1, extra=[split[k % 2]])
+    t.lying["Jh"] = SPOT["Anna"]  # Anna's Jh, read surely, while a hand hides Cla's card
+    t.frames(6)
+    for k in range(40):
+        t.frames(1, extra=[split[k % 2]])
+    assert t.played() == [("Beat", "9h")]
+    (ask,) = t.watcher.asks.values()
+    assert ask.player == "Cla" and {c for c, _ in ask.choices} == {"Th", "Ts"}
+    t.watcher.answer(ask.id, "Th")
+    t.frames(10, extra=[split[1]])
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]

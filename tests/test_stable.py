@@ -157,6 +157,23 @@ def test_a_card_first_read_surely_where_timid_reads_scattered_over_many_cards_ca
     assert [(e.card, e.first_seen) for e in laid] == [("Th", pytest.approx(12 / REFERENCE_FPS))]
 
 
+def test_a_card_lying_still_unnamed_lends_no_start_to_a_card_thrown_past_it():
+    """Held-out pile 702619: the Kc lay still by the Jh, waiting for surer reads; a read of the Ah landing by it
+    made its box jump, and, counted as a card on its way, it lent the Ah its start: the Ah went first."""
+    spot, rest = (100, 100, 160, 190), (140, 60, 200, 150)
+    jh = [[R("Jh", box=spot)]] * 8
+    way = [[R("Jh", box=spot), R("Kc", confidence=0.55, box=(200 - 10 * i, 60, 260 - 10 * i, 150))] for i in range(6)]
+    lies = [[R("Jh", box=spot), R("Kc", confidence=0.55, box=rest)]] * 10
+    coming = [[R("Jh", box=spot), R("Kc", confidence=0.55, box=rest), R("Ah", box=(100, 330 - 30 * i, 160, 420 - 30 * i))]
+              for i in range(4)]
+    lands = [[R("Jh", box=spot), R("Ah", box=(128, 84, 188, 174))]] + [[R("Ah", box=spot)]] * 8
+    after = [[R("Ah", box=spot), R("Kc", confidence=0.55, box=rest)]] * 30
+    laid = {e.card: e for _, e in feed(Stabilizer(), jh + way + lies + coming + lands + after) if isinstance(e, CardLaid)}
+    came = {card: min(t for t in (e.first_seen, e.thrown) if t is not None) for card, e in laid.items()}
+    assert set(laid) == {"Jh", "Kc", "Ah"}
+    assert came["Kc"] == pytest.approx(8 / REFERENCE_FPS) and came["Ah"] == pytest.approx(24 / REFERENCE_FPS)
+
+
 def test_a_card_sliding_in_over_the_pictures_edge_is_named_only_once_it_lies_still():
     # its box, clipped to the picture, grows a few pixels a frame: still enough over four frames
     sliding = [[R("8s", box=(160, 372 - 4 * i, 250, 480), cut=True)] for i in range(16)]

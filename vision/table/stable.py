@@ -839,8 +839,10 @@ class Stabilizer:
                       before: float = float("inf")) -> list[Carried]:
         """The cards :meth:`carried_to` names, as they were seen carried."""
         near = self.settings.carried_near * box_diagonal(box)
-        coming = [Carried.of(o, self._sure_weight) for o in self.tracks
-                  if o.card is None and o.missing and o.tops and _passing(o, self.settings.still_iou)]
+        # a card that has lain still is no card on its way, however its box jumped since (held-out pile hand 702619:
+        # the Kc waiting to be named, lent a read of the Ah landing by it, lent the Ah its start)
+        coming = [Carried.of(o, self._sure_weight) for o in self.tracks if o.card is None and not o.lain_still
+                  and o.missing and o.tops and _passing(o, self.settings.still_iou)]
         coming += [Carried.of_glimpse(g) for g in self.glimpses if g.last < t and g.carried(self.settings.still_iou)]
         ahead = self.settings.carried_ahead
         return [c for c in list(self._carried) + coming if since <= c.first_seen < before

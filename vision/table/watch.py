@@ -1003,8 +1003,9 @@ class Watcher:
         for tr in st.tracks:
             if tr.card is not None or st.arrival(tr) >= s.played_at:
                 continue
-            if sum(tr.hits) < st.settings.min_hits and tr.glimpsed_since is None and tr.taken_since is None:
-                continue  # a flicker, unless it was read there before (timidly, or by the track of a card under it)
+            if sum(tr.hits) < st.settings.min_hits and not tr.lain_still and tr.glimpsed_since is None \
+                    and tr.taken_since is None:
+                continue  # a flicker, unless it lay still or was read there before (timidly, or by a card under it)
             if self.now - tr.first_seen > patience:
                 continue
             if self.layout is not None and self._place(tr.box) is None:
