@@ -174,6 +174,27 @@ def test_a_card_lying_still_unnamed_lends_no_start_to_a_card_thrown_past_it():
     assert came["Kc"] == pytest.approx(8 / REFERENCE_FPS) and came["Ah"] == pytest.approx(24 / REFERENCE_FPS)
 
 
+def test_a_misread_piece_of_a_cards_way_goes_to_the_card_that_landed_after_it():
+    """Held-out pile 702619: the 8s, read 9s for two frames on its way, landed by the Ad; the 9s thrown onto the
+    Ad later took that misread's start and went before the 8s."""
+    spot, rest = (100, 100, 160, 190), (135, 75, 195, 165)
+    ad = [[R("Ad", box=spot)]] * 8
+    way = [[R("Ad", box=spot), R("8s", confidence=0.7, box=(100, 400 - 40 * i, 160, 490 - 40 * i))] for i in range(4)]
+    misread = [[R("Ad", box=spot), R("9s", confidence=0.15, box=(110 + 10 * i, 250 - 30 * i, 170 + 10 * i, 340 - 30 * i))]
+               for i in range(2)]
+    gap = [[R("Ad", box=spot)]] * 3
+    lands = [[R("Ad", box=spot), R("8s", confidence=0.6, box=(155 - 10 * i, 75, 215 - 10 * i, 165))] for i in range(2)]
+    lies = [[R("Ad", box=spot), R("8s", confidence=0.6, box=rest)]] * 20
+    coming = [[R("Ad", box=spot), R("8s", confidence=0.6, box=rest), R("9s", box=(100, 330 - 30 * i, 160, 420 - 30 * i))]
+              for i in range(4)]
+    onto = [[R("8s", confidence=0.6, box=rest), R("9s", box=spot)]] * 30
+    frames = ad + way + misread + gap + lands + lies + coming + onto
+    laid = {e.card: e for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)}
+    came = {card: min(t for t in (e.first_seen, e.thrown) if t is not None) for card, e in laid.items()}
+    assert set(laid) == {"Ad", "8s", "9s"}
+    assert came["8s"] < came["9s"] == pytest.approx(len(ad + way + misread + gap + lands + lies) / REFERENCE_FPS)
+
+
 def test_a_card_sliding_in_over_the_pictures_edge_is_named_only_once_it_lies_still():
     # its box, clipped to the picture, grows a few pixels a frame: still enough over four frames
     sliding = [[R("8s", box=(160, 372 - 4 * i, 250, 480), cut=True)] for i in range(16)]

