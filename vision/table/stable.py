@@ -657,7 +657,6 @@ class Stabilizer:
         sure = sum(run[:self.settings.window]) >= self.settings.window * self.settings.sure_conf
         came = self._carried_in(track, t)  # thrown here: a new card, not this one read better
         names = {c.card for c in came}
-        own = [c for c in came if not self._claimed(c, track)]  # the pieces of its way, not an earlier card's
         coming = new in names
         if not (sure or coming or len(run) >= self.settings.timid_factor * self.settings.window):
             return []
@@ -670,6 +669,7 @@ class Stabilizer:
         gone = [CardGone(track.id, track.card, t, covered=not reread)] if track.card else []
         self.tracks.remove(track)
         self._retire(track, t)
+        own = [c for c in came if not self._claimed(c, track)]  # the pieces of its way, not an earlier card's
         thrown = min((c.first_seen for c in own if c.card == new), default=None)  # when it was first seen coming
         if not reread:  # or when the spot's reads turned to it, if sooner (held-out Kratzen pile hand 701774: the
             # Jh, laid half on the 8h and read there at 0.6, renamed the spot a second later, after the 8s came)
@@ -766,10 +766,12 @@ class Stabilizer:
         ``track``'s spot turned to its new card: ``piece`` was that card's way, however it was read (held-out
         pile hand 702619: the 8s, read 9s for two frames on its way, landed by the Ad; the 9s thrown onto the
         Ad a second later took that misread's start and went before the 8s)."""
-        near = self.settings.carried_near
         return any(o is not track and o.on_the_way and o.lain_still and piece.lost < o.first_seen < track.top_since
-                   and piece.apart(o.box, self.settings.carried_ahead) <= near * box_diagonal(o.box)
-                   for o in self.tracks)
+                   and self._lost_near(piece, o.box) for o in self.tracks)
+
+    def _lost_near(self, piece: Carried, box: tuple[float, float, float, float]) -> bool:
+        """``piece`` was lost within ``carried_near`` box diagonals of ``box``, or heading for it."""
+        return piece.apart(box, self.settings.carried_ahead) <= self.settings.carried_near * box_diagonal(box)
 
     def _covered_since_named(self, track: Track) -> bool:
         """A card first seen after ``track``'s was named lies on it now, seen on a track of its own: the card
@@ -849,15 +851,13 @@ class Stabilizer:
     def _carried_near(self, box: tuple[float, float, float, float], since: float, t: float,
                       before: float = float("inf")) -> list[Carried]:
         """The cards :meth:`carried_to` names, as they were seen carried."""
-        near = self.settings.carried_near * box_diagonal(box)
         # a card that has lain still is no card on its way, however its box jumped since (held-out pile hand 702619:
         # the Kc waiting to be named, lent a read of the Ah landing by it, lent the Ah its start)
         coming = [Carried.of(o, self._sure_weight) for o in self.tracks if o.card is None and not o.lain_still
                   and o.missing and o.tops and _passing(o, self.settings.still_iou)]
         coming += [Carried.of_glimpse(g) for g in self.glimpses if g.last < t and g.carried(self.settings.still_iou)]
-        ahead = self.settings.carried_ahead
         return [c for c in list(self._carried) + coming if since <= c.first_seen < before
-                and c.apart(box, ahead) <= near and t - c.first_seen <= self.settings.carried_for
+                and self._lost_near(c, box) and t - c.first_seen <= self.settings.carried_for
                 and not c.shrank_within(box, self.settings.match_cover)]
 
     def _still_under(self, track: Track) -> bool:
