@@ -27,6 +27,7 @@ from vision.table.answers import RecordAnswers, Unhurried
 from vision.table.layout import TableLayout
 from vision.table.live import LiveTable, run
 from vision.table.sources import Frame, Resilient
+from vision.table.settings import TABLE
 from vision.table.stable import Carried, Glimpse
 from vision.table.watch import AnswerError, Seen, Watcher
 
@@ -999,7 +1000,8 @@ def test_a_card_laid_where_another_was_just_taken_away_is_a_new_card_not_a_re_re
     t.lay("Th", "Cla")
     t.lying.pop("9h"), t.lying.pop("Th")  # trick gathered ...
     t.frames(4)
-    t.lay("Ah", "Cla")  # ... and Cla leads the next where the Th lay
+    t.lay("Ah", "Cla")  # ... and Cla leads the next where the Th lay, none seen coming: it must hold a while
+    t.frames(TABLE.timid_factor * TABLE.window)
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Cla", "Ah")]
 
 

@@ -4,7 +4,7 @@ from dataclasses import dataclass, field, replace
 
 import pytest
 
-from vision.table.settings import REFERENCE_FPS, TrackerSettings
+from vision.table.settings import REFERENCE_FPS, TABLE, TrackerSettings
 from vision.table.stable import CardGone, CardLaid, Stabilizer
 
 
@@ -232,9 +232,20 @@ def test_a_hand_covering_the_card_while_it_is_carried_in_does_not_make_a_re_read
 
 
 def test_a_card_out_of_view_after_it_was_named_and_then_read_as_another_is_a_new_card():
-    frames = [[R("6h")]] * 6 + [[]] * 4 + [[R("7h")]] * 8
-    laid = [e for _, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
-    assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", None)]
+    # none was seen coming: the other card must hold as long as timid reads must (a swap, a card laid squarely)
+    st = TABLE.timid_factor * TABLE.window
+    frames = [[R("6h")]] * 6 + [[]] * 4 + [[R("7h")]] * (st + 2)
+    laid = [(i, e) for i, e in feed(Stabilizer(), frames) if not isinstance(e, CardGone)]
+    assert [(e.card, e.replaces) for _, e in laid] == [("6h", None), ("7h", None)]
+    assert laid[1][0] == 6 + 4 + st - 1
+
+
+def test_a_card_hidden_a_moment_and_read_as_another_where_it_lay_is_no_new_card():
+    """Held-out pile 702700: a hand carrying the 8d over the upcard 9c hid it for four frames; for the next
+    three the 9c read Tc at 0.66-0.74 where it lay, and the Tc was recorded as a play."""
+    frames = [[R("9c")]] * 20 + [[]] * 4 + [[R("Tc", confidence=0.7)]] * TABLE.window + [[R("9c")]] * 10
+    laid = [e for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+    assert [e.card for e in laid] == ["9c"]
 
 
 def test_a_card_dropped_across_a_named_card_is_a_new_card_not_a_re_read():
@@ -573,7 +584,8 @@ def test_a_card_the_table_named_taken_away_and_another_laid_there_after_a_gap_is
     laid = [e for _, e in feed(st, [[R("9c", confidence=0.55)]] * 12) if isinstance(e, CardLaid)]
     st.rename(laid[0].track, "9c")
     gap = [[]] * (TrackerSettings().gap_frames + 2)  # a hand over the spot, shorter than gone_after
-    later = [e for _, e in feed(st, gap + [[R("6c", box=(104, 100, 164, 190))]] * 12)]
+    held = TABLE.timid_factor * TABLE.window + 2  # none seen coming: it must hold as timid reads must
+    later = [e for _, e in feed(st, gap + [[R("6c", box=(104, 100, 164, 190))]] * held)]
     assert [(type(e).__name__, e.card) for e in later] == [("CardGone", "9c"), ("CardLaid", "6c")]
 
 

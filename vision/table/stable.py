@@ -645,7 +645,10 @@ class Stabilizer:
         6d at 0.6 where it lay; the 6d took its turn). An unnamed track whose reads favour a card already named
         (a card in view found again, :meth:`_stray`) holds that card here: one laid onto it is tested the same way
         (held-out pile hand 702455: the 9d landed squarely on the Jd, found again, and its reads never outweighed
-        the Jd's; the Kd after it took its turn)."""
+        the Jd's; the Kd after it took its turn). A named card hidden a moment and then read as another where it
+        was named, with none seen coming, must hold the new reads as long as timid ones: a card laid squarely in
+        the gap (the trump 6 swapped in) holds, a misread as the hand leaves does not (held-out pile hand 702700:
+        the upcard 9c, hidden by the hand carrying the 8d past it, read Tc for three frames)."""
         if not track.tops or not self._still(track):
             return []  # a card being swept off the table is not a new card
         new = track.tops[-1][0]
@@ -658,9 +661,14 @@ class Stabilizer:
         came = self._carried_in(track, t)  # thrown here: a new card, not this one read better
         names = {c.card for c in came}
         coming = new in names
-        if not (sure or coming or len(run) >= self.settings.timid_factor * self.settings.window):
+        patient = len(run) >= self.settings.timid_factor * self.settings.window
+        if not (sure or coming or patient):
             return []
-        in_place = track.card is not None and track.unbroken and self._where_named(track)  # read anew where named
+        where_named = track.card is not None and self._where_named(track)
+        in_place = where_named and track.unbroken  # read anew where named
+        if where_named and not in_place and not patient and not any(c.card == new for c in came
+                                                                    if not self._claimed(c, track)):
+            return []  # a misread as the hand leaves, or a card laid squarely in the gap: only time tells
         if in_place and coming and self._covered_since_named(track):
             return []  # what shows of the named card under the card laid on it, misread: that card is the new one
         reread = in_place and not came
