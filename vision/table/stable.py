@@ -666,8 +666,8 @@ class Stabilizer:
             return []
         where_named = track.card is not None and self._where_named(track)
         in_place = where_named and track.unbroken  # read anew where named
-        if where_named and not in_place and not patient and not any(c.card == new for c in came
-                                                                    if not self._claimed(c, track)):
+        own = [c for c in came if not self._claimed(c, track)]  # the pieces of its way, not an earlier card's
+        if where_named and not in_place and not patient and not any(c.card == new for c in own):
             return []  # a misread as the hand leaves, or a card laid squarely in the gap: only time tells
         if in_place and coming and self._covered_since_named(track):
             return []  # what shows of the named card under the card laid on it, misread: that card is the new one
@@ -677,7 +677,6 @@ class Stabilizer:
         gone = [CardGone(track.id, track.card, t, covered=not reread)] if track.card else []
         self.tracks.remove(track)
         self._retire(track, t)
-        own = [c for c in came if not self._claimed(c, track)]  # the pieces of its way, not an earlier card's
         thrown = min((c.first_seen for c in own if c.card == new), default=None)  # when it was first seen coming
         if not reread:  # or when the spot's reads turned to it, if sooner (held-out Kratzen pile hand 701774: the
             # Jh, laid half on the 8h and read there at 0.6, renamed the spot a second later, after the 8s came)
