@@ -877,3 +877,22 @@ def test_a_card_named_whose_reads_grew_timid_before_a_card_was_thrown_onto_it_is
     Qc, is the card played, in view, not a new one."""
     laid = _glimpsed_then_covered(named=8, rest=20)
     assert [e.card for _, e in laid] == ["8s", "As", "7d"]
+
+
+def test_a_card_read_on_its_way_as_one_that_cannot_be_new_here_is_no_rival_to_its_read_where_it_lands():
+    """Tuning pile hands 102, 125 and 127: the hand carrying a card to the pile passed over the upcard lying
+    beside it, read timidly in a jumping box, and that read was taken for the thrown card's way. A card
+    lying elsewhere in view (or played already) cannot be the new one: its read is no rival."""
+    way = _carried("8h", (-60, 100), 20, 5)
+    frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("6h")]] * 3 + [[R("7h")]] * 8
+    laid = [e for _, e in feed(Stabilizer(), frames, impossible=frozenset({"8h"})) if isinstance(e, CardLaid)]
+    assert [(e.card, e.replaces, e.settled, e.way) for e in laid] == [("6h", None, True, ()), ("7h", None, True, ())]
+
+
+def test_a_card_read_only_timidly_on_its_way_and_lost_short_of_the_spot_it_was_heading_for_is_a_new_card():
+    """Tuning pile hand 122: a Qs read timidly on its way was lost short of the 7s it then landed on exactly,
+    and the spot's reads turning to it were taken for the 7s read anew. A card read timidly heads on as one
+    read surely does (``carried_ahead`` of its steps)."""
+    way = [replace(r, confidence=0.3) for r in _carried("7h", (-175, 100), 25, 4)]  # lost at x -100..-40
+    laid = _laid_as_read_anew(way)
+    assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", None)]

@@ -648,7 +648,10 @@ class Stabilizer:
         the Jd's; the Kd after it took its turn). A named card hidden a moment and then read as another where it
         was named, with none seen coming, must hold the new reads as long as timid ones: a card laid squarely in
         the gap (the trump 6 swapped in) holds, a misread as the hand leaves does not (held-out pile hand 702700:
-        the upcard 9c, hidden by the hand carrying the 8d past it, read Tc for three frames)."""
+        the upcard 9c, hidden by the hand carrying the 8d past it, read Tc for three frames).
+        A piece of a way naming a card that cannot be new here is no rival: it is that card, read as the hand
+        passed over it (tuning pile hands 102, 125, 127: the upcard, or the trump 6 swapped for it, beside the
+        pile, read timidly in a jumping box as the thrown card went by)."""
         if not track.tops or not self._still(track):
             return []  # a card being swept off the table is not a new card
         new = track.tops[-1][0]
@@ -693,7 +696,8 @@ class Stabilizer:
         laid = [replace(e, replaces=was) if isinstance(e, CardLaid) else e for e in self._decide(fresh, t, impossible)]
         under = [e for e in laid if e.track != fresh.id]  # cards that lay there, covered by it (_covered_lies)
         laid = [e for e in laid if e.track == fresh.id]
-        rivals = {c.card for c in own} - {new} - {e.card for e in under}  # a card that lay there came on its own
+        # a card that lay there came on its own; one that cannot be new here is that card, read as the hand passed
+        rivals = {c.card for c in own} - {new} - {e.card for e in under} - set(impossible)
         doubted = not coming and (in_place or any(c.sure for c in came))
         timid = not sure and not any(c.sure for c in came if c.card == new) \
             and (not coming or self._lying_across(rivals, track, t))  # neither read outweighs the other
@@ -894,8 +898,13 @@ class Carried:
 
     @classmethod
     def of_glimpse(cls, glimpse: Glimpse) -> Carried:
-        """A card carried in read only timidly, as its reads named it most."""
-        return cls(glimpse.named, glimpse.box, glimpse.since, came_from=glimpse.came_from, last_seen=glimpse.last)
+        """A card carried in read only timidly, as its reads named it most, heading on as it went on average:
+        lost short of where it lands, as a card read surely is (tuning pile hand 122: a Qs read timidly on its
+        way was lost 1.5 box diagonals short of the 7s it landed on exactly, and was taken for the 7s read anew)."""
+        (a, b), (c, d) = box_centre(glimpse.came_from), box_centre(glimpse.box)
+        n = max(1, glimpse.reads - 1)
+        return cls(glimpse.named, glimpse.box, glimpse.since, ((c - a) / n, (d - b) / n), came_from=glimpse.came_from,
+                   last_seen=glimpse.last)
 
     @property
     def lost(self) -> float:
