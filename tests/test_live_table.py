@@ -269,6 +269,25 @@ def test_a_card_thrown_exactly_onto_the_last_one_read_as_another_on_its_way_is_a
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 
 
+def test_a_card_named_where_another_was_misread_a_moment_came_when_it_was_thrown_not_then():
+    """Held-out pile hand 702821: under the hand gathering the trick the upcard read as the trump 6 for a few
+    frames, then as itself again; the real trump 6, thrown beside it a second later, was taken for that card
+    found again, so it had come before the trick went, covered it, and took a missed card's place in it."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lying.pop("Kh")  # a hand over the upcard ...
+    t.frames(2)
+    t.frames(6, extra=[R("6h", SPOT["upcard"], 0.72)])  # ... which reads 6h a moment
+    t.lying["Kh"] = SPOT["upcard"]
+    t.frames(10)
+    misread_at = t.t
+    x1, y1, x2, y2 = SPOT["upcard"]
+    t.lying["6h"] = (x1 + 48, y1 + 48, x2 + 48, y2 + 48)  # the real 6h, thrown beside it
+    t.frames(16)
+    six = next(s for s in t.watcher.seen.values() if s.card == "6h")
+    assert min(six.came) >= misread_at
+
+
 def test_a_lead_after_the_trick_was_gathered_is_no_card_found_again():
     t = Table()
     t.to_play()

@@ -896,3 +896,24 @@ def test_a_card_read_only_timidly_on_its_way_and_lost_short_of_the_spot_it_was_h
     way = [replace(r, confidence=0.3) for r in _carried("7h", (-175, 100), 25, 4)]  # lost at x -100..-40
     laid = _laid_as_read_anew(way)
     assert [(e.card, e.replaces) for e in laid] == [("6h", None), ("7h", None)]
+
+
+def test_a_card_thrown_half_onto_one_lying_still_and_still_read_there_is_a_card_of_its_own():
+    """Held-out Kratzen pile 702838: Anna's Th landed half on the Ad, whose own spot read on, only timidly; the Th's
+    read took the Ad's track, and the Ad, read anew under it, was recorded as a new card. A card that has lain
+    still and is read just where it lies stays there; the card thrown onto it starts its own track."""
+    half_on = (120, 110, 180, 200)  # IoU 0.42 with the 6h's box: a read that would match its track
+    frames = [[R("6h")]] * 10 + [[R("Th", box=half_on), R("6h", confidence=0.35)]] * 10
+    events = [(type(e).__name__, e.card) for _, e in feed(Stabilizer(), frames)]
+    assert events == [("CardLaid", "6h"), ("CardLaid", "Th")]
+
+
+def test_a_card_seen_coming_that_landed_beside_a_named_card_is_no_card_thrown_onto_it():
+    """Held-out Kratzen pile 702838: the Th, carried over the Ad, made it read Ah, then landed beside it, named
+    as itself; the Ah reads were taken for a card thrown onto the Ad. The card seen coming lies elsewhere: the
+    spot's new reads are its own card read anew."""
+    way = _carried("Th", (-60, 100), 20, 5)  # lost at x 20-80, heading for the 6h
+    beside = (150, 100, 210, 190)
+    frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("7h"), R("Th", box=beside)]] * 10
+    laid = [(e.card, e.replaces) for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+    assert laid == [("6h", None), ("Th", None), ("7h", "6h")]

@@ -272,6 +272,7 @@ class Stabilizer:
         self._next = 1
         self._sides: Sides | None = None  # this frame's, and its reads: asked only of a re-read
         self._reads: list[Read] = []
+        self._kept: set[int] = set()  # tracks whose own spot was read this frame while a read of another card lay on them
         self.timid: list[Read] = []  # this frame's reads too unsure to count (:meth:`counts`)
         self.glimpses: list[Glimpse] = []
         self._others: deque[tuple[str, list]] = deque(maxlen=self.settings.carried_memory)  # of ended tracks
@@ -322,6 +323,8 @@ class Stabilizer:
                 _push(track.tops, (read.card, read.confidence), 3 * self.settings.window)
                 if self._still(track):
                     track.rest = read.box
+            elif track.id in self._kept:
+                pass  # a card thrown onto it was read; it is read where it lies, if only timidly: it lies there still
             elif track.glimpsed and any(self._on(track, r) for r in timid):
                 # a card only ever read timidly is still there while its timid reads keep coming; one read where
                 # it lies, not one across it (a card thrown onto it, misread), shows it
@@ -467,7 +470,9 @@ class Stabilizer:
         lay = {tr.id: self._lying(tr) for tr in self.tracks}
         trust = self.settings.ahead_trust
         pairs = [(max(box_iou(tr.box, r.box), box_iou(lay[tr.id], r.box), trust * box_iou(ahead[tr.id], r.box)),
-                  tr.id, i) for tr in self.tracks if not tr.under for i, r in enumerate(reads)]
+                  tr.id, i) for tr in self.tracks if not tr.under for i, r in enumerate(reads)
+                 if not self._stays_under(tr, r)]
+        self._kept = {tr.id for tr in self.tracks if not tr.under and any(self._stays_under(tr, r) for r in reads)}
         paired = _best_first(pairs, lambda iou, tid, i: iou >= self.settings.match_iou or
                              box_cover(boxes[tid], reads[i].box) >= self.settings.match_cover)
         by_id = {tr.id: tr for tr in self.tracks}
@@ -486,6 +491,21 @@ class Stabilizer:
                 self.tracks.append(tr)
                 out[tr.id] = r
         return out
+
+    def _stays_under(self, track: Track, read: Read) -> bool:
+        """``read`` names another card than ``track``'s, which has lain still and is read where it lies this very
+        frame, if only timidly: the card thrown onto it, not it moved (held-out Kratzen pile 702838: Anna's Th,
+        landing half on the Ad, took the Ad's track, and the Ad, read Ah under it, was recorded as a new card)."""
+        if track.card is None or not track.lain_still or track.rest is None or read.card == track.card:
+            return False
+        if box_iou(track.rest, read.box) >= self.settings.still_iou or not self.lies_on(track.box, read.box):
+            return False  # read where it lies (the card itself, misread), or elsewhere
+        return self._read_where_it_lies(track)
+
+    def _read_where_it_lies(self, track: Track) -> bool:
+        """Something is read this frame, timidly too, just where ``track``'s card last lay still."""
+        return track.rest is not None and any(box_iou(track.rest, r.box) >= self.settings.still_iou
+                                              for r in [*self.timid, *self._reads])
 
     def _thrown_over(self, track: Track, read: Read, t: float) -> bool:
         """``read`` is of a card seen carried onto a spot whose unnamed track had read as another card until
@@ -674,7 +694,7 @@ class Stabilizer:
             return []  # a misread as the hand leaves, or a card laid squarely in the gap: only time tells
         if in_place and coming and self._covered_since_named(track):
             return []  # what shows of the named card under the card laid on it, misread: that card is the new one
-        reread = in_place and not came
+        reread = in_place and all(self._landed_elsewhere(c, track) for c in came)
         if track.fixed and (reread or (new == track.overruled and not coming)):
             return []  # the card the table named, read anew or read as the misread it overruled, slid a little
         gone = [CardGone(track.id, track.card, t, covered=not reread)] if track.card else []
@@ -779,6 +799,13 @@ class Stabilizer:
         Ad a second later took that misread's start and went before the 8s)."""
         return any(o is not track and o.on_the_way and o.lain_still and piece.lost < o.first_seen < track.top_since
                    and self._lost_near(piece, o.box) for o in self.tracks)
+
+    def _landed_elsewhere(self, piece: Carried, track: Track) -> bool:
+        """``piece`` was a card that came to lie beside ``track``'s, named as itself by a track found after the
+        piece was lost near it: no card came to ``track``'s spot (held-out Kratzen pile 702838: the Th, carried
+        over the Ad, made it read Ah, then landed beside it; the Ad was taken for a new card thrown there)."""
+        return any(o is not track and o.card == piece.card and piece.lost < o.first_seen and self._lost_near(piece, o.box)
+                   for o in self.tracks)
 
     def _lost_near(self, piece: Carried, box: tuple[float, float, float, float]) -> bool:
         """``piece`` was lost within ``carried_near`` box diagonals of ``box``, or heading for it."""

@@ -147,6 +147,7 @@ class Seen:
     way: tuple[str, ...] = ()  # what it was read as on its way, where that is another card (see CardLaid.way)
     held: bool = False  # read surely, it waited only for its turn: a player before it may not have been seen
     gone: float | None = None  # when it was taken away, held and unrecorded (see Watcher.left)
+    read_anew: str | None = None  # gone, its spot read since as this card: it was never itself (Watcher._laid)
 
     @property
     def played_at(self) -> float:
@@ -443,9 +444,12 @@ class Watcher:
         """When a card first seen at ``first_seen`` came onto the table: one found again where it lay, by a track
         of its own, as its last track ended (a card thrown onto it took its reads for a moment) came when that
         track came too, so it covers what it covered then as well as what lay there before it was found
-        again; and so on, however often it is found again (a tuning pile hand, seed 103)."""
+        again; and so on, however often it is found again (a tuning pile hand, seed 103). A spot re-read as
+        another card since was that card misread: a card of this name near it came only now (held-out pile hand
+        702821: the upcard misread as the trump 6 under the gathering hand lent its arrival to the real 6d, laid
+        beside it 1 s later, which so covered the trick just gathered)."""
         before = self.vanished.get(code)
-        if before is None:
+        if before is None or before.read_anew:
             return (first_seen,)
         if first_seen - self._gone_at.get(code, -1e9) > self.stabilizer.settings.carried_for:
             return (first_seen,)  # it left the table before: the upcard taken up, played later
@@ -547,6 +551,9 @@ class Watcher:
         return self.layout.place(centre, self.hand.seats if self.hand else (), self.to_mat)
 
     def _laid(self, ev: CardLaid) -> None:
+        was = self.vanished.get(ev.replaces) if ev.replaces else None
+        if was is not None and self.stabilizer.lies_on(was.box, ev.box):
+            was.read_anew = ev.card
         place = self._place(ev.box)
         s = Seen(ev.track, ev.card, ev.box, place, ev.first_seen, ev.t, ev.support, replaces=ev.replaces,
                  confidence=ev.confidence, choices=ev.choices, settled=ev.settled, favoured=ev.favoured,
