@@ -469,10 +469,12 @@ class Stabilizer:
         ahead = {tr.id: tr.ahead(self.settings.ahead_frames) for tr in self.tracks}
         lay = {tr.id: self._lying(tr) for tr in self.tracks}
         trust = self.settings.ahead_trust
+        kept_off = {(tr.id, i) for tr in self.tracks if not tr.under for i, r in enumerate(reads)
+                    if self._stays_under(tr, r)}
+        self._kept = {tid for tid, _ in kept_off}
         pairs = [(max(box_iou(tr.box, r.box), box_iou(lay[tr.id], r.box), trust * box_iou(ahead[tr.id], r.box)),
                   tr.id, i) for tr in self.tracks if not tr.under for i, r in enumerate(reads)
-                 if not self._stays_under(tr, r)]
-        self._kept = {tr.id for tr in self.tracks if not tr.under and any(self._stays_under(tr, r) for r in reads)}
+                 if (tr.id, i) not in kept_off]
         paired = _best_first(pairs, lambda iou, tid, i: iou >= self.settings.match_iou or
                              box_cover(boxes[tid], reads[i].box) >= self.settings.match_cover)
         by_id = {tr.id: tr for tr in self.tracks}
@@ -500,12 +502,7 @@ class Stabilizer:
             return False
         if box_iou(track.rest, read.box) >= self.settings.still_iou or not self.lies_on(track.box, read.box):
             return False  # read where it lies (the card itself, misread), or elsewhere
-        return self._read_where_it_lies(track)
-
-    def _read_where_it_lies(self, track: Track) -> bool:
-        """Something is read this frame, timidly too, just where ``track``'s card last lay still."""
-        return track.rest is not None and any(box_iou(track.rest, r.box) >= self.settings.still_iou
-                                              for r in [*self.timid, *self._reads])
+        return any(box_iou(track.rest, r.box) >= self.settings.still_iou for r in [*self.timid, *self._reads])
 
     def _thrown_over(self, track: Track, read: Read, t: float) -> bool:
         """``read`` is of a card seen carried onto a spot whose unnamed track had read as another card until
