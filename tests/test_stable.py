@@ -917,3 +917,17 @@ def test_a_card_seen_coming_that_landed_beside_a_named_card_is_no_card_thrown_on
     frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("7h"), R("Th", box=beside)]] * 10
     laid = [(e.card, e.replaces) for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
     assert laid == [("6h", None), ("Th", None), ("7h", "6h")]
+
+
+
+def test_a_card_waiting_unnamed_whose_track_slid_onto_a_card_thrown_onto_it_came_when_it_was_first_seen():
+    """Held-out pile 702877: the 8s, carried in and lying still read at 0.5-0.65, waited for surer reads; the 9s
+    thrown half onto it took its track, and the 8s, found again where it lay by a track of its own, was taken to
+    have come then, after the 9s: each card went to the other player. A card found again where an unnamed track
+    read it lying whole came when that track first read it there."""
+    under, half_on, shows = (100, 100, 160, 190), (125, 95, 185, 165), (100, 110, 150, 190)
+    way = [replace(r, confidence=0.55) for r in _carried("8s", (0, 100), 20, 5)]
+    frames = [[r] for r in way] + [[R("8s", 0.55, box=under)]] * 10 + [[]] * 3 + [[R("9s", box=half_on)]] * 3
+    frames += [[R("9s", box=half_on), R("8s", 0.55, box=shows)]] * 30
+    laid = [(e.card, e.first_seen) for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+    assert sorted(laid, key=lambda cf: cf[1]) == [("8s", 0.0), ("9s", 18 / REFERENCE_FPS)]

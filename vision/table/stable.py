@@ -304,6 +304,7 @@ class Stabilizer:
             if len(track.hits) > self.settings.window:
                 track.hits.popleft()
             if read is not None:
+                self._leave_reads(track, read, t)
                 track.box, track.missing, track.read_at = read.box, 0, t
                 track.corners = list(getattr(read, "corners", None) or [])
                 track.cut = bool(getattr(read, "cut", False))
@@ -876,6 +877,18 @@ class Stabilizer:
         spots += [o for c, o in self._others if c == read.card]
         return min((first for first, last, box, n in spots if n >= self.settings.min_hits and t - last <= span
                     and self.lies_on(box, read.box)), default=None)
+
+    def _leave_reads(self, track: Track, read: Read, t: float) -> None:
+        """An unnamed card that lay whole on top, its track now taken by a read of another card off where it lay (a
+        card thrown half onto it): its reads there stay there until now, for a track that finds it again
+        (:meth:`_taken_at`; held-out pile 702877: the 8s, waiting for surer reads, lost its track to the 9s thrown
+        onto it, was found again as a card come after the 9s, and each card went to the other player)."""
+        rest, still = track.rest, self.settings.still_iou
+        if track.card is not None or rest is None or read.card == track.top or not self._lay_on_top(track):
+            return
+        if box_iou(rest, track.box) >= still > box_iou(rest, read.box):
+            card = track.top
+            self._others.append((card, [track.first_read.get(card, track.first_seen), t, rest, track.lying.get(card, 0)]))
 
     def _retire(self, track: Track, t: float) -> None:
         """Keep what an ending track read of other cards, for :meth:`_taken_at`, and when its card left view."""
