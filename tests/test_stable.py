@@ -576,7 +576,6 @@ def test_a_card_the_table_named_slid_and_read_as_before_is_no_new_card():
     assert later == [] and st.tracks[0].card == "Qc"
 
 
-
 def test_a_card_the_table_named_glimpsed_as_its_misread_within_its_spot_is_no_new_card_thrown_there():
     """Held-out Kratzen pile 702838: the table named the Ad the camera read Ah; as the Jd was thrown past, the
     Ad's spot was glimpsed as Ah in a box jumping about within it, and that glimpse was taken for an Ah carried
@@ -933,7 +932,6 @@ def test_a_card_seen_coming_that_landed_beside_a_named_card_is_no_card_thrown_on
     frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("7h"), R("Th", box=beside)]] * 10
     laid = [(e.card, e.replaces) for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
     assert laid == [("6h", None), ("Th", None), ("7h", "6h")]
-
 
 
 def test_a_card_waiting_unnamed_whose_track_slid_onto_a_card_thrown_onto_it_came_when_it_was_first_seen():

@@ -795,15 +795,20 @@ class Stabilizer:
         ``track``'s spot turned to its new card: ``piece`` was that card's way, however it was read (held-out
         pile hand 702619: the 8s, read 9s for two frames on its way, landed by the Ad; the 9s thrown onto the
         Ad a second later took that misread's start and went before the 8s)."""
-        return any(o is not track and o.on_the_way and o.lain_still and piece.lost < o.first_seen < track.top_since
-                   and self._lost_near(piece, o.box) for o in self.tracks)
+        return any(o.on_the_way and o.lain_still and o.first_seen < track.top_since
+                   for o in self._found_near(piece, track))
 
     def _landed_elsewhere(self, piece: Carried, track: Track) -> bool:
         """``piece`` was a card that came to lie beside ``track``'s, named as itself by a track found after the
         piece was lost near it: no card came to ``track``'s spot (held-out Kratzen pile 702838: the Th, carried
         over the Ad, made it read Ah, then landed beside it; the Ad was taken for a new card thrown there)."""
-        return any(o is not track and o.card == piece.card and piece.lost < o.first_seen and self._lost_near(piece, o.box)
-                   for o in self.tracks)
+        return any(o.card == piece.card for o in self._found_near(piece, track))
+
+    def _found_near(self, piece: Carried, track: Track) -> Iterator[Track]:
+        """The tracks other than ``track`` found after ``piece`` was lost, near where it was lost: where the card it
+        was may lie now."""
+        return (o for o in self.tracks
+                if o is not track and piece.lost < o.first_seen and self._lost_near(piece, o.box))
 
     def _from_off(self, came: list[Carried], card: str, track: Track) -> bool:
         """A piece naming ``card`` was first read off ``track``'s spot (where its card was named, and where it lies): a
@@ -898,7 +903,8 @@ class Stabilizer:
             return
         if box_iou(rest, track.box) >= still > box_iou(rest, read.box):
             card = track.top
-            self._others.append((card, [track.first_read.get(card, track.first_seen), t, rest, track.lying.get(card, 0)]))
+            since = track.first_read.get(card, track.first_seen)
+            self._others.append((card, [since, t, rest, track.lying.get(card, 0)]))
 
     def _retire(self, track: Track, t: float) -> None:
         """Keep what an ending track read of other cards, for :meth:`_taken_at`, and when its card left view."""

@@ -147,7 +147,7 @@ class Seen:
     way: tuple[str, ...] = ()  # what it was read as on its way, where that is another card (see CardLaid.way)
     held: bool = False  # read surely, it waited only for its turn: a player before it may not have been seen
     gone: float | None = None  # when it was taken away, held and unrecorded (see Watcher.left)
-    read_anew: str | None = None  # gone, its spot read since as this card: it was never itself (Watcher._laid)
+    read_anew: bool = False  # gone, its spot read since as another card: it was never itself (Watcher._laid)
 
     @property
     def played_at(self) -> float:
@@ -553,7 +553,7 @@ class Watcher:
     def _laid(self, ev: CardLaid) -> None:
         was = self.vanished.get(ev.replaces) if ev.replaces else None
         if was is not None and self.stabilizer.lies_on(was.box, ev.box):
-            was.read_anew = ev.card
+            was.read_anew = True
         place = self._place(ev.box)
         s = Seen(ev.track, ev.card, ev.box, place, ev.first_seen, ev.t, ev.support, replaces=ev.replaces,
                  confidence=ev.confidence, choices=ev.choices, settled=ev.settled, favoured=ev.favoured,
