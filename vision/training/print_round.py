@@ -59,14 +59,19 @@ def printers(rng: np.random.Generator) -> list[tuple[str, dict]]:
     return [("plain", base)] * 3 + [("print", p) for p in varied] + [("redraw", p) for p in redrawn]
 
 
-def crops(first_seed: int, scenes: int, style_seed: int) -> dict[str, np.ndarray]:
+def crops(first_seed: int, scenes: int, style_seed: int, turn: int = 0) -> dict[str, np.ndarray]:
     """Every box the shipped recognizer finds on a card in ``scenes`` scenes, cut upright at the
-    classifier's size, with its class and kind of print."""
+    classifier's size, with its class and kind of print; the first scene takes printer ``turn``. One
+    thread for OpenCV: the pool's processes are the parallelism (16 processes of 16 threads each were
+    too slow to finish on the GPU machine, docs/gpu-round.md)."""
+    cv2.setNumThreads(1)
     rec = Recognizer(settings=FRAME, floor=0.15, not_card=None, threads=1)
     turns, opts = printers(np.random.default_rng(style_seed)), SceneOptions(**OPTIONS)
     x, y, kind = [], [], []
     for k in range(scenes):
-        name, packs = turns[k % len(turns)]
+        name, packs = turns[(turn + k) % len(turns)]
+        if k and k % 1000 == 0:
+            print(f"  scenes {first_seed}+{k}: {len(y)} crops", flush=True)
         scene = render_scene(first_seed + k, packs, opts)
         found = rec.detect_cards(scene.image)
         for q in rec.refine(scene.image, [q for q, _ in found]) if found else []:
@@ -79,26 +84,37 @@ def crops(first_seed: int, scenes: int, style_seed: int) -> dict[str, np.ndarray
     return {"x": np.stack(x), "y": np.array(y), "kind": np.array(kind)}
 
 
-def dataset(path: Path, first_seed: int, scenes: int, workers: int, styles: int) -> dict[str, np.ndarray]:
+def jobs(first_seed: int, scenes: int, workers: int, styles: int, one_printer: bool = False) -> list[tuple]:
+    """:func:`crops`' arguments for each process: a run of scenes each, and its printers' seed."""
+    share = -(-scenes // workers)
+    return [(first_seed + i * share, min(share, scenes - i * share), styles + (0 if one_printer else i),
+             i * share if one_printer else 0) for i in range(workers) if i * share < scenes]
+
+
+def dataset(path: Path, first_seed: int, scenes: int, workers: int, styles: int,
+            one_printer: bool = False) -> dict[str, np.ndarray]:
     """The crops of ``scenes`` scenes from ``first_seed``, kept at ``path`` (made once, in ``workers``
-    processes, worker k with the printers of seed ``styles + k``)."""
+    processes, worker k with the printers of seed ``styles + k``; with ``one_printer`` all of them with
+    those of ``styles``, giving the crops one process gives, however many share the work)."""
     if path.exists():
         with np.load(path) as z:
             return {k: z[k] for k in z.files}
-    share = -(-scenes // workers)
-    jobs = [(first_seed + i * share, min(share, scenes - i * share), styles + i) for i in range(workers)]
     with ProcessPoolExecutor(workers) as pool:
-        parts = list(pool.map(crops, *zip(*jobs)))
+        parts = list(pool.map(crops, *zip(*jobs(first_seed, scenes, workers, styles, one_printer))))
     out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(path, **out)
     return out
 
 
-def _input(x: np.ndarray):
+def _input(x: np.ndarray, device: str = "cpu"):
     import torch  # noqa: PLC0415
 
-    return torch.from_numpy(x.transpose(0, 3, 1, 2).astype(np.float32) / 255)
+    return torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2))).to(device).float() / 255
+
+
+def _device(model) -> str:
+    return str(next(model.parameters()).device)
 
 
 def accuracy(model, data: dict[str, np.ndarray]) -> dict[str, float]:
@@ -106,8 +122,9 @@ def accuracy(model, data: dict[str, np.ndarray]) -> dict[str, float]:
     import torch  # noqa: PLC0415
 
     model.eval()
+    device = _device(model)
     with torch.no_grad():
-        read = np.concatenate([_first(model(_input(data["x"][k:k + 256]))).numpy().argmax(1)
+        read = np.concatenate([_first(model(_input(data["x"][k:k + 256], device))).cpu().numpy().argmax(1)
                                for k in range(0, len(data["x"]), 256)])
     right, kind = read == data["y"], data["kind"]
     return {**{str(k): round(float(right[kind == k].mean()), 4) for k in sorted(set(kind))},
@@ -146,38 +163,57 @@ def _smeared(img: np.ndarray, angle: float, length: int = 5) -> np.ndarray:
     return cv2.filter2D(img, -1, line / max(float(line.sum()), 1e-6))
 
 
-def finetune(train: dict, val: dict, epochs: int = EPOCHS, lr: float = LR, seed: int = 0, wear: float = WORN):
+def one_cycle(progress: float, lr: float) -> float:
+    """The rate a tenth of the way up from ``lr / 25``, then down a cosine to ``lr / 25e4``: torch's
+    ``OneCycleLR`` as a function of the share of steps done, so that the steps can be cut short."""
+    if progress < 0.1:
+        return lr / 25 + (lr - lr / 25) * progress / 0.1
+    down = min((progress - 0.1) / 0.9, 1.0)
+    return lr / 25e4 + (lr - lr / 25e4) * (1 + np.cos(np.pi * down)) / 2
+
+
+def finetune(train: dict, val: dict, epochs: int = EPOCHS, lr: float = LR, seed: int = 0, wear: float = WORN,
+             device: str = "cpu", minutes: float | None = None):
     """The shipped classifier fine-tuned on ``train``: every weight, AdamW with one cycle of ``lr``,
     crops turned half round at random (a card is read either way up), lit a little otherwise and
-    ``wear`` of them :func:`worn`."""
+    ``wear`` of them :func:`worn`. With ``minutes``, the epochs are cut after the first to those that fit
+    (a leased GPU machine runs a command ten minutes at most), and the cycle ends with them."""
     import torch  # noqa: PLC0415
 
-    torch.set_num_threads(2)
+    torch.set_num_threads(2 if device == "cpu" else 8)
     model, _, size = recovered(*onnx_weights(CLASSIFIER))
+    model.to(device)
     val_worn = {**val, "x": worn(val["x"], np.random.default_rng(1), 1.0)}
     figures = {"shipped": scores(model, val, val_worn)}
     print("shipped, validation crops:", figures["shipped"], flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
-    steps = epochs * -(-len(train["y"]) // BATCH)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
+    per_epoch = -(-len(train["y"]) // BATCH)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=SMOOTHING)
-    rng = np.random.default_rng(seed)
-    for epoch in range(epochs):
+    rng, step, began = np.random.default_rng(seed), 0, time.time()
+    epoch = 0
+    while epoch < epochs:
         model.train()
         start = time.time()
-        for idx in np.array_split(rng.permutation(len(train["y"])), steps // epochs):
+        for idx in np.array_split(rng.permutation(len(train["y"])), per_epoch):
+            for group in opt.param_groups:
+                group["lr"] = one_cycle(step / (epochs * per_epoch), lr)
             x = worn(train["x"][idx], rng, wear)
             turn = rng.random(len(idx)) < 0.5
             x[turn] = x[turn][:, ::-1, ::-1]
-            light = torch.from_numpy(rng.uniform(0.8, 1.15, (len(idx), 3, 1, 1)).astype(np.float32))
-            loss = loss_fn(_first(model((_input(x) * light).clamp(0, 1))), torch.from_numpy(train["y"][idx]))
+            light = torch.from_numpy(rng.uniform(0.8, 1.15, (len(idx), 3, 1, 1)).astype(np.float32)).to(device)
+            target = torch.from_numpy(train["y"][idx]).to(device)
+            loss = loss_fn(_first(model((_input(x, device) * light).clamp(0, 1))), target)
             opt.zero_grad()
             loss.backward()
             opt.step()
-            schedule.step()
-        figures[f"epoch {epoch + 1}"] = scores(model, val, val_worn)
-        print(f"epoch {epoch + 1} ({time.time() - start:.0f} s), validation crops:", figures[f"epoch {epoch + 1}"], flush=True)
-    return model, size, figures
+            step += 1
+        epoch += 1
+        figures[f"epoch {epoch}"] = scores(model, val, val_worn)
+        print(f"epoch {epoch} ({time.time() - start:.0f} s), validation crops:", figures[f"epoch {epoch}"], flush=True)
+        if minutes and epoch == 1:
+            epochs = max(1, min(epochs, int(minutes * 60 // (time.time() - began))))
+            print(f"{epochs} epochs fit {minutes} minutes", flush=True)
+    return model.cpu(), size, figures
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -192,16 +228,21 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--styles", type=int, default=STYLES, help="worker k's printers' seed: a later round, new printers")
     p.add_argument("--also", type=Path, nargs="*", default=[], help="crops of earlier rounds, learned again")
     p.add_argument("--wear", type=float, default=WORN, help="share of crops worn as a far webcam card")
+    p.add_argument("--device", default="cpu", help="cpu, or a CUDA device (cuda:0)")
+    p.add_argument("--minutes", type=float, help="fine-tune for at most about this long (epochs cut after the first)")
     p.add_argument("--out", type=Path, required=True, help="the fine-tuned classifier (ONNX)")
     args = p.parse_args(argv)
     go_offline()
     train = dataset(args.work / f"train-{args.seed}-{args.scenes}-{args.workers}-{args.styles}.npz", args.seed,
                     args.scenes, args.workers, args.styles)
-    val = dataset(args.work / f"val-{VAL_SEED}-{args.val_scenes}.npz", VAL_SEED, args.val_scenes, 1, VAL_STYLES)
+    val = dataset(args.work / f"val-{VAL_SEED}-{args.val_scenes}.npz", VAL_SEED, args.val_scenes, args.workers,
+                  VAL_STYLES, one_printer=True)
     for path in args.also:
         with np.load(path) as z:
             train = {k: np.concatenate([train[k], z[k]]) for k in train}
-    model, size, figures = finetune(train, val, args.epochs, args.lr, wear=args.wear)
+    print(f"{len(train['y'])} training crops, {len(val['y'])} validation crops", flush=True)
+    model, size, figures = finetune(train, val, args.epochs, args.lr, wear=args.wear, device=args.device,
+                                    minutes=args.minutes)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_bytes(export(model, size, stamp=("print_round", json.dumps(figures))))
     print(f"wrote {args.out}")
