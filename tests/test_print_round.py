@@ -52,11 +52,3 @@ def test_validation_crops_made_by_many_processes_take_the_printers_one_process_w
     assert three == [(530_000, 4, 5, 0), (530_004, 4, 5, 4), (530_008, 2, 5, 8)]
     assert [j[2] for j in jobs(540_000, 10, 3, 7)] == [7, 8, 9]  # training: each process its own printers
 
-
-def test_the_rate_climbs_a_tenth_of_the_way_then_falls_to_almost_nothing():
-    from vision.training.print_round import one_cycle
-
-    assert one_cycle(0.0, 1.0) == 1 / 25
-    assert one_cycle(0.1, 1.0) == 1.0
-    assert one_cycle(0.05, 1.0) < one_cycle(0.1, 1.0) > one_cycle(0.5, 1.0) > one_cycle(0.9, 1.0)
-    assert abs(one_cycle(1.0, 1.0) - 1 / 25e4) < 1e-12 and one_cycle(1.5, 1.0) == one_cycle(1.0, 1.0)

@@ -38,6 +38,7 @@ from vision.recognize.recognizer import Recognizer
 from .deck_finetune import _first, export
 from .offline import go_offline
 from .recover import onnx_weights, recovered
+from .train_corners import epochs_that_fit, one_cycle, torch_device
 from .train_not_card import printed_packs
 
 SEED, STYLES = 540_000, 7  # scenes of their own (no other dataset draws these); worker k's printers: STYLES + k
@@ -62,8 +63,8 @@ def printers(rng: np.random.Generator) -> list[tuple[str, dict]]:
 def crops(first_seed: int, scenes: int, style_seed: int, turn: int = 0) -> dict[str, np.ndarray]:
     """Every box the shipped recognizer finds on a card in ``scenes`` scenes, cut upright at the
     classifier's size, with its class and kind of print; the first scene takes printer ``turn``. One
-    thread for OpenCV: the pool's processes are the parallelism (16 processes of 16 threads each were
-    too slow to finish on the GPU machine, docs/gpu-round.md)."""
+    thread for OpenCV: the pool's processes are the parallelism (16 processes of 16 threads each, the
+    likely cause though not measured, did not finish on the GPU machine; docs/gpu-round.md)."""
     cv2.setNumThreads(1)
     rec = Recognizer(settings=FRAME, floor=0.15, not_card=None, threads=1)
     turns, opts = printers(np.random.default_rng(style_seed)), SceneOptions(**OPTIONS)
@@ -163,23 +164,16 @@ def _smeared(img: np.ndarray, angle: float, length: int = 5) -> np.ndarray:
     return cv2.filter2D(img, -1, line / max(float(line.sum()), 1e-6))
 
 
-def one_cycle(progress: float, lr: float) -> float:
-    """The rate a tenth of the way up from ``lr / 25``, then down a cosine to ``lr / 25e4``: torch's
-    ``OneCycleLR`` as a function of the share of steps done, so that the steps can be cut short."""
-    if progress < 0.1:
-        return lr / 25 + (lr - lr / 25) * progress / 0.1
-    down = min((progress - 0.1) / 0.9, 1.0)
-    return lr / 25e4 + (lr - lr / 25e4) * (1 + np.cos(np.pi * down)) / 2
-
-
 def finetune(train: dict, val: dict, epochs: int = EPOCHS, lr: float = LR, seed: int = 0, wear: float = WORN,
              device: str = "cpu", minutes: float | None = None):
     """The shipped classifier fine-tuned on ``train``: every weight, AdamW with one cycle of ``lr``,
     crops turned half round at random (a card is read either way up), lit a little otherwise and
     ``wear`` of them :func:`worn`. With ``minutes``, the epochs are cut after the first to those that fit
-    (a leased GPU machine runs a command ten minutes at most), and the cycle ends with them."""
+    (a leased GPU machine runs a command ten minutes at most), and the cycle ends with them, as
+    :func:`.train_corners.train` does."""
     import torch  # noqa: PLC0415
 
+    device = torch_device(device)
     torch.set_num_threads(2 if device == "cpu" else 8)
     model, _, size = recovered(*onnx_weights(CLASSIFIER))
     model.to(device)
@@ -188,15 +182,13 @@ def finetune(train: dict, val: dict, epochs: int = EPOCHS, lr: float = LR, seed:
     print("shipped, validation crops:", figures["shipped"], flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     per_epoch = -(-len(train["y"]) // BATCH)
+    schedule = one_cycle(opt, lr, epochs * per_epoch)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=SMOOTHING)
-    rng, step, began = np.random.default_rng(seed), 0, time.time()
-    epoch = 0
+    rng, began, epoch = np.random.default_rng(seed), time.time(), 0
     while epoch < epochs:
         model.train()
         start = time.time()
         for idx in np.array_split(rng.permutation(len(train["y"])), per_epoch):
-            for group in opt.param_groups:
-                group["lr"] = one_cycle(step / (epochs * per_epoch), lr)
             x = worn(train["x"][idx], rng, wear)
             turn = rng.random(len(idx)) < 0.5
             x[turn] = x[turn][:, ::-1, ::-1]
@@ -206,13 +198,16 @@ def finetune(train: dict, val: dict, epochs: int = EPOCHS, lr: float = LR, seed:
             opt.zero_grad()
             loss.backward()
             opt.step()
-            step += 1
+            schedule.step()
         epoch += 1
         figures[f"epoch {epoch}"] = scores(model, val, val_worn)
         print(f"epoch {epoch} ({time.time() - start:.0f} s), validation crops:", figures[f"epoch {epoch}"], flush=True)
-        if minutes and epoch == 1:
-            epochs = max(1, min(epochs, int(minutes * 60 // (time.time() - began))))
-            print(f"{epochs} epochs fit {minutes} minutes", flush=True)
+        fit = epochs_that_fit(epoch, time.time() - began, minutes * 60) if minutes else epochs
+        if fit < epochs:
+            print(f"{fit} epochs of {epochs} fit in {minutes:g} min", flush=True)
+            epochs = fit
+            if epoch < epochs:  # more to go, on a schedule that ends with them
+                schedule = one_cycle(opt, lr, epochs * per_epoch, done=epoch * per_epoch)
     return model.cpu(), size, figures
 
 
@@ -228,7 +223,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--styles", type=int, default=STYLES, help="worker k's printers' seed: a later round, new printers")
     p.add_argument("--also", type=Path, nargs="*", default=[], help="crops of earlier rounds, learned again")
     p.add_argument("--wear", type=float, default=WORN, help="share of crops worn as a far webcam card")
-    p.add_argument("--device", default="cpu", help="cpu, or a CUDA device (cuda:0)")
+    p.add_argument("--device", default="cpu", help="cpu, or a CUDA device (0 or cuda:0)")
     p.add_argument("--minutes", type=float, help="fine-tune for at most about this long (epochs cut after the first)")
     p.add_argument("--out", type=Path, required=True, help="the fine-tuned classifier (ONNX)")
     args = p.parse_args(argv)
