@@ -739,6 +739,25 @@ def test_what_shows_of_a_named_card_under_a_card_laid_across_it_is_no_card_throw
     assert _nudged_under() == [("6h", None), ("Ac", None)]
 
 
+def _half_covered(tc_missing: int) -> list[tuple[str, bool]]:
+    """A named As, a Tc thrown half across it (out of view as the hand lays it), then the As's spot read
+    Ac at 0.6 long enough to rename it, the Tc in view over it but for the last ``tc_missing`` frames."""
+    spot, across = (100, 100, 160, 190), (125, 108, 185, 198)
+    frames = [[R("As", 0.76, box=spot)]] * 8 + [[R("As", 0.76, box=spot), t] for t in _carried("Tc", (245, 108), -30, 5)]
+    frames += [[]] * 3 + [[R("Ac", 0.61, box=spot), R("Tc", 0.8, box=across)]] * 16
+    frames += [[R("Ac", 0.61, box=spot)]] * tc_missing
+    return [(e.card, e.settled) for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+
+
+def test_a_named_card_half_covered_and_read_as_another_where_it_lay_is_no_card_thrown_onto_it():
+    """The card on it was seen since it was named, and read after the spot's new reads began: what shows of the
+    named card is misread, even where the hand laying the card on it hid it a moment (held-out Kratzen pile
+    703052: the As, half under the Tc, read Ac at 0.6 for half a second at 10 fps while the next card's hand
+    hid the Tc; an Ac was recorded as the next player's card)."""
+    assert _half_covered(tc_missing=0) == [("As", True), ("Tc", True)]
+    assert _half_covered(tc_missing=6) == [("As", True), ("Tc", True)]
+
+
 def test_a_card_thrown_exactly_onto_a_named_card_and_glimpsed_as_it_lands_is_a_new_card():
     assert _nudged_under(landing=False) == [("6h", None), ("7h", None)]
 

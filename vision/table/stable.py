@@ -690,7 +690,7 @@ class Stabilizer:
         own = [c for c in came if not self._claimed(c, track)]  # the pieces of its way, not an earlier card's
         if where_named and not in_place and not patient and not any(c.card == new for c in own):
             return []  # a misread as the hand leaves, or a card laid squarely in the gap: only time tells
-        if in_place and coming and self._covered_since_named(track):
+        if where_named and self._covered_since_named(track):
             return []  # what shows of the named card under the card laid on it, misread: that card is the new one
         reread = in_place and all(self._landed_elsewhere(c, track) for c in came)
         if track.fixed and (reread or (new == track.overruled and not self._from_off(came, new, track))):
@@ -825,12 +825,15 @@ class Stabilizer:
         return piece.apart(box, self.settings.carried_ahead) <= self.settings.carried_near * box_diagonal(box)
 
     def _covered_since_named(self, track: Track) -> bool:
-        """A card first seen after ``track``'s was named lies on it now, seen on a track of its own: the card
-        thrown there is that one, and the spot's reads where its card was named are of what still shows of it
-        (held-out Kratzen pile hand 702250: the Ac landed on the 8d, nudged it, and the 8d's uncovered part,
-        read 7d, was taken for a 7d thrown onto it, since a glimpse of that part grew with the Ac's edge)."""
+        """A card first seen after ``track``'s was named lies on it now, seen on a track of its own, in view or read
+        since the spot's new reads began: the card thrown there is that one, and the spot's reads where its card
+        was named are of what still shows of it (held-out Kratzen pile hand 702250: the Ac landed on the 8d,
+        nudged it, and the 8d's uncovered part, read 7d, was taken for a 7d thrown onto it, since a glimpse of that
+        part grew with the Ac's edge; 703052: the As under the Tc read Ac while the next card's hand hid both a
+        moment, and an Ac was recorded)."""
         since = track.named_at or 0.0
-        return any(not o.missing and o.first_seen > since for o in self._lying_on(track))
+        return any(o.first_seen > since and (not o.missing or o.read_at > track.top_since)
+                   for o in self._lying_on(track))
 
     def _where_named(self, track: Track) -> bool:
         """The card read anew lies about as the one named there lay: the same card read better. One
