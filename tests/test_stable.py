@@ -784,6 +784,25 @@ def test_a_card_lying_still_unnamed_when_a_card_is_thrown_onto_it_is_named_then_
     assert d7.first_seen > kc.first_seen and d7.covered is None
 
 
+def _dimmed_while_waiting() -> list[tuple[str, float]]:
+    """A Kc carried in and lying still, read at 0.55 (waiting for surer reads), hidden by a hand for 6 frames, then
+    read timidly where it lies while a 7d lands beside it, half on it; then read at 0.55 again."""
+    kc = _carried("Kc", (0, 100), 20, 5)
+    frames = [[replace(r, confidence=0.55)] for r in kc] + [[R("Kc", 0.55)]] * 8 + [[]] * 6
+    way = _carried("7d", (300, 100), -20, 8)
+    frames += [[R("Kc", 0.3), w] for w in way] + [[R("Kc", 0.3), R("7d", 0.9, box=(140, 100, 200, 190))]] * 4
+    frames += [[R("Kc", 0.55), R("7d", 0.9, box=(140, 100, 200, 190))]] * 30
+    return [(e.card, e.first_seen) for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+
+
+def test_a_card_waiting_to_be_named_and_read_dimly_as_itself_where_it_lies_keeps_its_start():
+    """A hand passing left it dimmer, not gone: it came before the card thrown after it (held-out Kratzen pile
+    703107: the As, read 0.5-0.6, then 0.2-0.4 once the hand that threw the 7c had passed, lost its track, was
+    found again after the 7c and the 9d, and went third)."""
+    laid = dict(_dimmed_while_waiting())
+    assert set(laid) == {"Kc", "7d"} and laid["Kc"] == 0.0 < laid["7d"]
+
+
 def test_a_card_under_the_card_thrown_onto_it_is_gone_only_once_that_card_is():
     """Out of sight under it, it still lies on the table: its question stays open until the trick is taken."""
     ev = _covered_while_waiting(then=20)

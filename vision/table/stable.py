@@ -326,6 +326,8 @@ class Stabilizer:
                     track.rest = read.box
             elif track.id in self._kept:
                 pass  # a card thrown onto it was read; it is read where it lies, if only timidly: it lies there still
+            elif self._waits_in_view(track, timid):
+                pass  # it still lies there, waiting to be named: its start stays its own
             elif track.glimpsed and any(self._on(track, r) for r in timid):
                 # a card only ever read timidly is still there while its timid reads keep coming; one read where
                 # it lies, not one across it (a card thrown onto it, misread), shows it
@@ -337,6 +339,16 @@ class Stabilizer:
                 track.unbroken = track.unbroken and (track.card is None or track.missing < self.settings.gap_frames)
             events.extend(self._decide(track, t, impossible))
         return events
+
+    def _waits_in_view(self, track: Track, timid: list[Read]) -> bool:
+        """An unnamed card that lay whole on top, waiting for surer reads, is read this frame only timidly, as itself
+        and where it lies: a hand or a card passing left it dimmer, not gone (held-out Kratzen pile 703107: the As,
+        read 0.5-0.6 for a second, read 0.2-0.4 after the hand that threw the 7c passed; its track ended, and
+        found again it went after the 7c and the 9d thrown after it)."""
+        if track.card is not None or not track.votes or not self._lay_on_top(track):
+            return False
+        lying = self._lying(track)
+        return any(r.card == track.top and box_iou(lying, r.box) >= self.settings.still_iou for r in timid)
 
     def counts(self, read: Read, frame: Sequence[Read] = ()) -> bool:
         """``read`` is sure enough to follow and vote with: confident (``min_conf``), or a card lying whole in
