@@ -1638,11 +1638,20 @@ def test_a_card_the_detector_doubts_but_the_classifier_names_surely_off_the_whol
     assert t.played() == [("Beat", "9s")] and t.watcher.asks == {}
 
 
-def test_a_card_lying_whole_the_detector_scores_under_min_conf_but_the_classifier_names_surely_is_recorded():
+def test_a_card_lying_whole_on_a_card_the_detector_scores_under_min_conf_but_the_classifier_names_surely_is_recorded():
     t = Table()
     t.to_play()
-    t.frames(20, extra=[R("9s", SPOT["Beat"], 0.40, detector_score=0.42)])  # a whole card on the pile: 0.42 x 0.95
+    x, y, x2, y2 = SPOT["Beat"]
+    strip = R("6s", (x, y + 30, x2, y2 + 30), 0.2, under=(1,))  # a card under it shows below (the 9s is read 1)
+    t.frames(20, extra=[R("9s", SPOT["Beat"], 0.40, detector_score=0.42), strip])  # on the pile: 0.42 x 0.95
     assert t.played() == [("Beat", "9s")] and t.watcher.asks == {}
+
+
+def test_a_box_the_detector_doubts_on_the_bare_cloth_is_no_card_however_surely_it_is_read():
+    t = Table()
+    t.to_play()
+    t.frames(20, extra=[R("9s", SPOT["Beat"], 0.40, detector_score=0.42)])  # a dotted cloth's pips: 0.42 x 0.95
+    assert t.played() == [] and t.watcher.asks == {}
 
 
 def test_a_box_under_min_conf_the_classifier_names_less_than_whole_conf_counts_for_nothing():

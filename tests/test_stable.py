@@ -983,3 +983,20 @@ def test_a_card_waiting_unnamed_whose_track_slid_onto_a_card_thrown_onto_it_came
     frames += [[R("9s", box=half_on), R("8s", 0.55, box=shows)]] * 30
     laid = [(e.card, e.first_seen) for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
     assert sorted(laid, key=lambda cf: cf[1]) == [("8s", 0.0), ("9s", 18 / REFERENCE_FPS)]
+
+
+def _thrown_onto_a_glimpsed_card() -> list[tuple[str, bool, float]]:
+    """A Qs landing on the pile, read only timidly for a second, then surely four times; a Jc seen in the air
+    after the Qs's glimpse began but before its first sure read, lands squarely on it and reads Jc."""
+    glimpse = [[R("Qs", 0.3)]] * 10
+    way = [[R("Qs", 0.3), w] for w in _carried("Jc", (-60, 100), 20, 5)]
+    frames = glimpse + way + [[R("Qs", 0.6)]] * 4 + [[]] * 2 + [[R("Jc", 0.8)]] * 16
+    return [(e.card, e.settled, e.first_seen) for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+
+
+def test_a_card_thrown_onto_a_card_glimpsed_before_its_sure_reads_is_a_card_of_its_own():
+    """The spot's card came when its glimpse began, not at its first sure read: a card seen in the air since
+    then and landing on it is another card, and the one under it is asked (held-out pile 702956: the Jc took
+    the Qs's track and start, and the Qs was never recorded)."""
+    (qs, qs_settled, _), (jc, _, jc_came) = _thrown_onto_a_glimpsed_card()
+    assert (qs, qs_settled, jc) == ("Qs", False, "Jc") and jc_came >= 15 / REFERENCE_FPS

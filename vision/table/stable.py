@@ -351,19 +351,30 @@ class Stabilizer:
         return any(r.card == track.top and box_iou(lying, r.box) >= self.settings.still_iou for r in timid)
 
     def counts(self, read: Read, frame: Sequence[Read] = ()) -> bool:
-        """``read`` is sure enough to follow and vote with: confident (``min_conf``), or a card lying whole in
-        view (not cut by the picture's edge, nothing on it) that the classifier names at ``whole_conf`` or more,
-        however low the detector scored its box, where no confident read of ``frame`` (its frame's reads) with
-        nothing on it lies there too. On a pile the detector doubts a card lying whole on others, not which card
-        it is; two cards never lie on top in one place, so such a box on a confident one is that card boxed again."""
+        """``read`` is sure enough to follow and vote with: confident (``min_conf``), or a card lying whole on a
+        card (on a pile) that the classifier names at ``whole_conf`` or more, however low the detector scored its
+        box, where no confident read of ``frame`` (its frame's reads) with nothing on it lies there too. On a pile
+        the detector doubts a card lying whole on others, not which card it is; two cards never lie on top in one
+        place, so such a box on a confident one is that card boxed again. On the bare cloth the detector's doubt
+        is whether it is a card at all (a dotted cloth's pips read as an 8h: held-out Kratzen 703171)."""
         if read.confidence >= self.settings.min_conf:
             return True
         if not _whole(read):
             return False
         if _read_prob(read) < self.settings.whole_conf:
             return False
+        if not self._on_a_card(read, frame):
+            return False
         return not any(r.confidence >= self.settings.min_conf and not getattr(r, "under", ())
                        and self.lies_on(r.box, read.box) for r in frame)
+
+    def _on_a_card(self, read: Read, frame: Sequence[Read]) -> bool:
+        """``read`` lies on a card: the frame shows one under it, or a card named from reads of its own (not
+        a glimpse) lies where it is, in view or covered."""
+        at = next((i for i, r in enumerate(frame) if r is read), None)
+        if at is not None and any(at in getattr(r, "under", ()) for r in frame):
+            return True
+        return any(tr.card is not None and not tr.glimpsed and self.lies_on(tr.box, read.box) for tr in self.tracks)
 
     def _on(self, track: Track, read: Read) -> bool:
         """``read`` lies where ``track`` is, as a read matching it would."""
@@ -522,10 +533,12 @@ class Stabilizer:
         now: what lay there (the edge of a covered card, read otherwise) is not this card, nor did this card
         come when that track began, so that track ends (or lies under it: :meth:`_lay_on_top`) and the read
         starts the thrown card's own (held-out pile hand 701430: Erich's Qs, thrown onto a strip read Qd, took
-        the strip's start and was recorded before Doris's Ks)."""
+        the strip's start and was recorded before Doris's Ks). That track came when it arrived, its glimpse
+        included (held-out pile 702956: the Jc, seen in the air after the Qs's glimpse began but before the
+        Qs's first sure read, took the Qs's track and start)."""
         if track.card is not None or track.glimpsed or not track.firsts or read.card in track.firsts:
             return False
-        return self.seen_coming(read.card, track.box, track.first_seen, t)
+        return self.seen_coming(read.card, track.box, track.arrived(), t)
 
     def _lay_on_top(self, track: Track) -> bool:
         """``track``'s card lay still, seen whole with nothing on it in ``min_hits`` reads: a card laid on top of the
