@@ -1000,22 +1000,3 @@ def test_a_card_thrown_onto_a_card_glimpsed_before_its_sure_reads_is_a_card_of_i
     the Qs's track and start, and the Qs was never recorded)."""
     (qs, qs_settled, _), (jc, _, jc_came) = _thrown_onto_a_glimpsed_card()
     assert (qs, qs_settled, jc) == ("Qs", False, "Jc") and jc_came >= 15 / REFERENCE_FPS
-
-
-def _thrown_as_another_onto_a_waiting_card() -> list[tuple[str, bool, float]]:
-    """A Ks waiting to be named (read timidly where it lies); a card seen coming as the As, lost as it lands
-    squarely on it, reads 6d there."""
-    waiting = [[R("Ks", 0.55)]] * 4
-    way = [[w] for w in _carried("As", (-60, 100), 20, 5)]  # the hand throwing it hides the Ks
-    frames = waiting + way + [[]] * 2 + [[R("6d", 0.8)]] * 16
-    return [(e.card, e.settled, e.first_seen) for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
-
-
-def test_a_card_seen_coming_as_another_and_misread_where_it_lands_is_no_read_of_the_card_under_it():
-    """The card thrown there was seen coming, if as another card: the spot's new reads are of it, not of the
-    card waiting under it (held-out Kratzen pile 703223: the As, thrown onto the Ks, read 6d and took the Ks's
-    track and start)."""
-    laid = _thrown_as_another_onto_a_waiting_card()
-    (ks, ks_settled, _), (six, _, six_came) = laid
-    assert (ks, ks_settled, six) == ("Ks", False, "6d")  # the Ks under it is asked
-    assert six_came >= 9 / REFERENCE_FPS  # it came when it was seen coming, not when the Ks came

@@ -538,14 +538,7 @@ class Stabilizer:
         Qs's first sure read, took the Qs's track and start)."""
         if track.card is not None or track.glimpsed or not track.firsts or read.card in track.firsts:
             return False
-        since = min([track.arrived()] + [c.first_seen for c in self._carried_near(track.box, float("-inf"), t)
-                                          if c.card in track.firsts])  # its own card's way, if seen coming
-        if self.seen_coming(read.card, track.box, since, t):
-            return True
-        # a card seen coming as another, lost as it landed and misread lying (held-out Kratzen pile 703223: the As,
-        # thrown onto the Ks waiting to be named, read 6d there and took the Ks's track)
-        return any(c.card not in track.firsts and not self._claimed(c, track)
-                   for c in self._carried_near(track.box, since, t))
+        return self.seen_coming(read.card, track.box, track.arrived(), t)
 
     def _lay_on_top(self, track: Track) -> bool:
         """``track``'s card lay still, seen whole with nothing on it in ``min_hits`` reads: a card laid on top of the
