@@ -374,7 +374,7 @@ class Stabilizer:
         at = next((i for i, r in enumerate(frame) if r is read), None)
         if at is not None and any(at in getattr(r, "under", ()) for r in frame):
             return True
-        return any(tr.card is not None and not tr.glimpsed and self.lies_on(tr.box, read.box) for tr in self.tracks)
+        return any(tr.card is not None and not tr.glimpsed and self._on(tr, read) for tr in self.tracks)
 
     def _on(self, track: Track, read: Read) -> bool:
         """``read`` lies where ``track`` is, as a read matching it would."""
