@@ -1979,3 +1979,29 @@ def test_a_card_lying_still_while_its_reads_are_unclear_holds_back_the_next_thou
     t.watcher.answer(ask.id, "Th")
     t.frames(10, extra=[split[1]])
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+
+
+
+def test_a_card_read_timidly_as_itself_where_it_lay_is_no_card_thrown_onto_it():
+    """Held-out pile hand 703332: Beat's Ts, half covered by Cla's Tc, was read only timidly as itself until its
+    track ended. Those reads were adopted as a card thrown onto it and named Ts: the Ts found again, whose track
+    then took the timid reads of the cards thrown on, and outlived the trick's gathering, so the next lead was
+    recorded as Cla's card. Timid reads naming the card they lie on are that card where it lies."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    x1, y1, x2, y2 = SPOT["Beat"]
+    t.frames(30, extra=[R("9h", SPOT["Beat"], 0.3)], hide={"9h"})  # Cla's Th lands on it, unread: the 9h timid
+    t.frames(40, extra=[R("Th", (x1 + 10, y1 + 15, x2 + 10, y2 + 15), 0.35)], hide={"9h"})  # the Th, timid
+    t.lying.clear()  # Anna's Jd was never seen; the trick is gathered ...
+    t.frames(6)
+    t.lying["Ah"] = SPOT["Beat"]  # ... and the winner leads at once
+    t.frames(40)
+    assert ("Cla", "Ah") not in t.played()
+    for _ in range(4):  # the table names what the camera could not
+        for ask in list(t.watcher.asks.values())[:1]:
+            t.watcher.answer(ask.id, "Th" if ask.kind == "card" else {"Cla": "Th", "Anna": "Jd"}[ask.player])
+            t.frames(2)
+    t.frames(20)
+    assert t.played()[:3] == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jd")]
+    assert t.played()[3][1] == "Ah" and not t.watcher.asks

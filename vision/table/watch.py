@@ -487,6 +487,8 @@ class Watcher:
             under = [s for s in gone if box_under(s.box, [g.box]) >= COVERED]
             if any(s.first_seen >= g.since for s in under):
                 continue  # there before a card it lies over: not thrown onto it
+            if any(g.named == s.card for s in under):
+                continue  # read as the card it lies over: that card, read timidly where it lies (_sighted)
             if any(g.since <= self._gone_at.get(s.card, float("inf")) for s in under):
                 laid = st.adopt(g, t, self.impossible())
                 if laid is not None:
