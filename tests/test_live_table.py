@@ -2005,3 +2005,37 @@ def test_a_card_read_timidly_as_itself_where_it_lay_is_no_card_thrown_onto_it():
     t.frames(20)
     assert t.played()[:3] == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jd")]
     assert t.played()[3][1] == "Ah" and not t.watcher.asks
+
+
+def test_a_card_read_timidly_where_it_lay_is_covered_by_a_card_landing_just_after_its_last_read():
+    """Held-out pile hand 703339: the Jd, recorded, lay under the pile read only timidly as itself after its track
+    ended; the 6d landed on it a frame after its last timid read. A track ends ``gone_span`` after its last read,
+    but a timid sighting ended the Jd's stay at once, so the 6d was taken to have come after the Jd had gone:
+    the Jd was asked about as vanished and the 6d as a card of a trick gathered short. A sighting keeps a card on
+    the table as long as a read of its track would."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    x1, y1, x2, y2 = SPOT["Beat"]
+    t.frames(30, extra=[R("9h", SPOT["Beat"], 0.3)], hide={"9h"})  # its strip, read only timidly, as the pile grows
+    t.lying["Th"] = (x1 + 5, y1 + 40, x2 + 5, y2 + 40)  # Cla's Th lands on it, hiding all but a sliver
+    t.frames(80, hide={"9h"})
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")] and not t.watcher.asks
+
+
+def test_a_strip_of_the_last_tricks_card_under_the_one_that_closed_it_is_asked_not_led():
+    """Tuning pile 113: the Qs lay under the Ts; as the Ah closed the trick, a strip of the Qs showing by the Ts
+    was read Qc. The strip rule looked only at the trick in progress, empty then, so the Qc went to the next
+    lead (the twin rule had caught it by chance). A strip of a card of the trick just played out, while that
+    trick lies, is asked about as the strip of that card."""
+    t = Table()
+    t.to_play()  # Beat and Cla play; Anna is out
+    t.lay("9h", "Beat")
+    x1, y1, x2, y2 = SPOT["Beat"]
+    t.lying["Th"] = (x1 + 10, y1 + 15, x2 + 10, y2 + 15)  # Cla's Th lands on it and closes the trick ...
+    t.frames(30, hide={"9h"})
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+    t.frames(40, extra=[R("9d", (x1, y1, x2 - 30, y2 - 40), 0.8)], hide={"9h"})  # ... the 9h's edge, read 9d
+    assert len(t.played()) == 2
+    (ask,) = t.watcher.asks.values()
+    assert ask.cause == "strip" and ask.choices[0][0] == "9d"

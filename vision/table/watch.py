@@ -188,6 +188,7 @@ class Watcher:
         self._tapped_unturned: tuple[float, int] | None = None
         self.alikes: dict[str, set[str]] = {}  # a taught deck's pairs it confuses: {code: its look-alikes}
         self._gone_at: dict[str, float] = {}  # when each vanished card's track ended
+        self._timid_at: dict[str, float] = {}  # when each vanished card was last read timidly where it lay (_sighted)
         # a gathered trick recorded a seat late: {trick number: [(player, card the table named), ...]}
         self._late: dict[int, list[tuple[str, str]]] = {}
         hand = self.hand  # a record continued: a hand already over was gathered before this camera looked
@@ -432,13 +433,21 @@ class Watcher:
         for last in gone:  # latest first
             # a card covers this one if it came after it and was in view before this one's track ended: a
             # card laid where a gathered trick lay came after the trick had gone
-            ended = self._gone_at.get(last.card, float("inf"))
+            ended = self._lay_until(last.card)
             over = [s for s in [*self.seen.values(), *under]
                     if any(last.first_seen < came <= ended for came in s.came)]
             if over and box_under(last.box, [s.box for s in over]) >= COVERED:
                 out[last.card] = max(over, key=lambda s: (s not in under, s.first_seen)).card  # in view, on top
                 under.append(last)
         return out
+
+    def _lay_until(self, code: str) -> float:
+        """Until when vanished ``code`` may have lain where it was last seen: its track's end, or a timid read of it
+        there ``gone_span`` on, as a counted read keeps a track that long (held-out pile hand 703339: the 6d, landing
+        a frame after the Jd's last timid read, was taken to have come after the Jd had gone)."""
+        ended = self._gone_at.get(code, float("inf"))
+        timid = self._timid_at.get(code)
+        return ended if timid is None else max(ended, timid + self.stabilizer.gone_span)
 
     def _arrivals(self, code: str, first_seen: float, box: tuple[float, float, float, float]) -> tuple[float, ...]:
         """When a card first seen at ``first_seen`` came onto the table: one found again where it lay, by a track
@@ -471,6 +480,7 @@ class Watcher:
         for r in timid:
             if r.card in trick and st.lies_on(self.vanished[r.card].box, r.box):
                 self._gone_at[r.card] = max(self._gone_at.get(r.card, t), t)
+                self._timid_at[r.card] = t
 
     def _unread_over(self, t: float) -> list[CardLaid]:
         """Something read only timidly lying over cards of the trick in progress out of sight, that came
@@ -604,6 +614,7 @@ class Watcher:
             self.excused.clear()
             self.vanished.clear()
             self._gone_at.clear()
+            self._timid_at.clear()
             self._late.clear()
             self._close(UNSEEN_UPCARD)  # the last hand's upcard is no question of this one
             for track in self.left:
@@ -783,16 +794,18 @@ class Watcher:
         return None
 
     def _strip_of(self, s: Seen) -> str | None:
-        """A card of the trick in progress out of sight whose last box holds ``s``'s (``match_cover``), where ``s``
-        appeared in place, never seen carried in: ``s`` may be what shows of that card under the cards thrown
-        onto it, misread (held-out pile hand 701297: an 8d's edge read 9d under the 9h laid on it). A card
-        thrown onto the pile is seen coming, or lands apart from the card under it."""
+        """A card of the trick in progress out of sight, or of the trick just played out while it lies
+        (:meth:`_under_last_trick`), whose last box holds ``s``'s (``match_cover``), where ``s`` appeared in place,
+        never seen carried in: ``s`` may be what shows of that card under the cards thrown onto it, misread
+        (held-out pile hand 701297: an 8d's edge read 9d under the 9h laid on it; tuning pile 113: a Qs's edge
+        read Qc under the Ts, as the Ah closed the trick). A card thrown onto the pile is seen coming, or lands
+        apart from the card under it."""
         hand, st, track = self.hand, self.stabilizer.settings, self._track(s)
         if hand is None or track is None or track.came_from is None:
             return None
         if box_iou(track.came_from, track.box) < st.still_iou:
             return None  # carried in: a card thrown there
-        for code in sorted(self._out_of_sight()):
+        for code in sorted(self._out_of_sight() | self._under_last_trick()):
             last = self.vanished.get(code)
             if last is None or box_within(s.box, last.box) < st.match_cover:
                 continue
