@@ -431,8 +431,8 @@ class Watcher:
         out: dict[str, str] = {}
         under: list[Seen] = []  # cards out of sight found covered: they cover the ones laid before them
         for last in gone:  # latest first
-            # a card covers this one if it came after it and was in view before this one's track ended: a
-            # card laid where a gathered trick lay came after the trick had gone
+            # a card covers this one if it came after it and was in view before this one was gone (its track
+            # ended, or a timid read of it lapsed): a card laid where a gathered trick lay came after the trick had gone
             ended = self._lay_until(last.card)
             over = [s for s in [*self.seen.values(), *under]
                     if any(last.first_seen < came <= ended for came in s.came)]
