@@ -1981,7 +1981,6 @@ def test_a_card_lying_still_while_its_reads_are_unclear_holds_back_the_next_thou
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 
 
-
 def test_a_card_read_timidly_as_itself_where_it_lay_is_no_card_thrown_onto_it():
     """Held-out pile hand 703332: Beat's Ts, half covered by Cla's Tc, was read only timidly as itself until its
     track ended. Those reads were adopted as a card thrown onto it and named Ts: the Ts found again, whose track
