@@ -15,8 +15,9 @@ from __future__ import annotations
 import argparse
 import os
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import cv2
 import numpy as np
@@ -78,6 +79,19 @@ def _job(args: tuple) -> int:
     return (write_card_crop if kind == "closeup" else write_scene)(*rest)
 
 
+@contextmanager
+def one_opencv_thread() -> Iterator[None]:
+    """Worker processes forked inside run OpenCV on one thread: on a many-core machine each one's pool of a
+    thread per core made them fight for the cores (a leased 16-core machine, docs/gpu-round.md). Set in the
+    parent, which the workers inherit: set in a child forked from a parent that had used its threads, it hangs."""
+    before = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        yield
+    finally:
+        cv2.setNumThreads(before)
+
+
 def map_jobs(job: Callable[[Any], Any], jobs: list, workers: int | None, progress: bool, desc: str, unit: str,
              initializer: Callable | None = None, initargs: tuple = ()) -> list:
     """Run ``job`` on each of ``jobs`` in worker processes (one per core unless told), with a
@@ -130,7 +144,8 @@ def build(out: Path, train: int, val: int, seed: int = 1, workers: int | None = 
             for i in range(n)]
     jobs += [("closeup", out, s, i, seed, groups, classes, print_rate)
              for s, n in (("train", card_crops), ("val", card_crops // 10)) for i in range(n)]
-    cards = run_jobs(_job, jobs, workers, progress, desc="scenes and crops", unit="job")
+    with one_opencv_thread():
+        cards = run_jobs(_job, jobs, workers, progress, desc="scenes and crops", unit="job")
     data = out / "detect" / "data.yaml"
     data.write_text(f"path: {out.resolve() / 'detect'}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n")
     if progress:

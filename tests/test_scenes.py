@@ -292,3 +292,28 @@ def test_an_ace_that_is_a_picture_is_not_engraved():
 
     face = scanned_pack("swiss-german")["As"]
     assert (engrave_ace(face, np.random.default_rng(2)) == face).all()
+
+
+def _opencv_threads(_: int) -> int:
+    import cv2
+
+    return cv2.getNumThreads()
+
+
+def test_each_process_building_scenes_runs_opencv_on_one_thread(tmp_path, monkeypatch):
+    """On a 16-core machine 16 processes each with a thread per core fought for the cores; the parent, which
+    has used its threads (rendering here), gets them back after."""
+    import cv2
+
+    render_scene(3, packs_of(DEFAULT_GROUPS), SceneOptions())
+    before = cv2.getNumThreads()
+    seen = []
+
+    def run_jobs(job, jobs, workers, progress, desc, unit, initializer=None, initargs=()):
+        seen.extend(build_cli.map_jobs(_opencv_threads, [0, 1], 2, False, desc, unit, initializer, initargs))
+        return 0
+
+    monkeypatch.setattr(build_cli, "run_jobs", run_jobs)
+    build(tmp_path, train=1, val=0, seed=5, workers=1, progress=False)
+    assert seen == [1, 1]
+    assert cv2.getNumThreads() == before > 1
