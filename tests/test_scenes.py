@@ -305,8 +305,9 @@ def test_each_process_building_scenes_runs_opencv_on_one_thread(tmp_path, monkey
     has used its threads (rendering here), gets them back after."""
     import cv2
 
-    render_scene(3, packs_of(DEFAULT_GROUPS), SceneOptions())
     before = cv2.getNumThreads()
+    cv2.setNumThreads(2)  # whatever earlier tests left
+    render_scene(3, packs_of(DEFAULT_GROUPS), SceneOptions())
     seen = []
 
     def run_jobs(job, jobs, workers, progress, desc, unit, initializer=None, initargs=()):
@@ -314,6 +315,9 @@ def test_each_process_building_scenes_runs_opencv_on_one_thread(tmp_path, monkey
         return 0
 
     monkeypatch.setattr(build_cli, "run_jobs", run_jobs)
-    build(tmp_path, train=1, val=0, seed=5, workers=1, progress=False)
-    assert seen == [1, 1]
-    assert cv2.getNumThreads() == before > 1
+    try:
+        build(tmp_path, train=1, val=0, seed=5, workers=1, progress=False)
+        assert seen == [1, 1]
+        assert cv2.getNumThreads() == 2
+    finally:
+        cv2.setNumThreads(before)
