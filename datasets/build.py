@@ -146,10 +146,16 @@ def build(out: Path, train: int, val: int, seed: int = 1, workers: int | None = 
              for s, n in (("train", card_crops), ("val", card_crops // 10)) for i in range(n)]
     with one_opencv_thread():
         cards = run_jobs(_job, jobs, workers, progress, desc="scenes and crops", unit="job")
-    data = out / "detect" / "data.yaml"
-    data.write_text(f"path: {out.resolve() / 'detect'}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n")
+    data = data_yaml(out / "detect")
     if progress:
         print(f"{train + val} scenes and {card_crops + card_crops // 10} close-ups, {cards} cards -> {out}")
+    return data
+
+
+def data_yaml(detect: Path) -> Path:
+    """Ultralytics' description of the one-class set under ``detect`` (images/ and labels/, train and val)."""
+    data = detect / "data.yaml"
+    data.write_text(f"path: {detect.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n")
     return data
 
 

@@ -25,6 +25,7 @@ if [ ! -f $D/data.yaml ]; then  # cut short: keep the scenes with labels, borrow
   $PY - <<'PY'
 from pathlib import Path
 import shutil
+from datasets.build import data_yaml
 d = Path("runs/round/data/detect")
 for s in ("train", "val"):
     (d / "images" / s).mkdir(parents=True, exist_ok=True); (d / "labels" / s).mkdir(parents=True, exist_ok=True)
@@ -36,18 +37,20 @@ if not any((d / "images" / "val").iterdir()):
     for f in train[:max(1, len(train) // 20)]:
         shutil.move(f, d / "images" / "val" / f.name)
         shutil.move(d / "labels" / "train" / (f.stem + ".txt"), d / "labels" / "val" / (f.stem + ".txt"))
-(d / "data.yaml").write_text(f"path: {d.resolve()}\ntrain: images/train\nval: images/val\nnames:\n  0: card\n")
+data_yaml(d)
 print("data cut short; yaml written")
 PY
 fi
-echo "data: $(( $(date +%s) - T0 )) s, $(ls runs/round/data/detect/images/train | wc -l) train images" | tee -a "$OUT/env.txt"
+echo "data: $(( $(date +%s) - T0 )) s, $(ls $D/images/train | wc -l) train images" | tee -a "$OUT/env.txt"
 LEFT=$(( BUDGET - ($(date +%s) - T0) - 100 ))
 MIN=$(python3 -c "print(max($LEFT, 30) / 60)")
 echo "training for $MIN min" | tee -a "$OUT/env.txt"
 timeout -s INT $(( LEFT + 70 )) $PY -m vision.training.round detector --minutes "$MIN" --device "$DEV" --workers "$W" --out "$OUT" 2>&1 \
   | tr '\r' '\n' | grep --line-buffered -v "it/s]\|s/it]" > "$OUT/train.log"
 tail -25 "$OUT/train.log"
-R=$(ls -d runs/round/runs/detect* 2>/dev/null | tail -1)
-[ -f "$OUT/card-detector.pt" ] || cp "$R/weights/best.pt" "$OUT/card-detector.pt" 2>/dev/null || cp "$R/weights/last.pt" "$OUT/card-detector.pt"
-[ -f "$R/results.csv" ] && cp "$R/results.csv" "$OUT/results.csv"
+R=$(ls -dt runs/round/runs/detect* 2>/dev/null | head -1)  # the newest (detect10 sorts before detect2)
+if [ ! -f "$OUT/card-detector.pt" ]; then  # cut short: the step brought nothing back itself
+  cp "$R/weights/best.pt" "$OUT/card-detector.pt" 2>/dev/null || cp "$R/weights/last.pt" "$OUT/card-detector.pt"
+  [ -f "$R/results.csv" ] && cp "$R/results.csv" "$OUT/results.csv"
+fi
 echo "done: $(( $(date +%s) - T0 )) s" | tee -a "$OUT/env.txt"; ls -la "$OUT"

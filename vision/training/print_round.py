@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from datasets.art import packs_of
+from datasets.build import one_opencv_thread
 from datasets.prints import redraw_index
 from datasets.scenes import SceneOptions, render_scene
 from vision.recognize import CLASSIFIER, FRAME
@@ -62,10 +63,7 @@ def printers(rng: np.random.Generator) -> list[tuple[str, dict]]:
 
 def crops(first_seed: int, scenes: int, style_seed: int, turn: int = 0) -> dict[str, np.ndarray]:
     """Every box the shipped recognizer finds on a card in ``scenes`` scenes, cut upright at the
-    classifier's size, with its class and kind of print; the first scene takes printer ``turn``. One
-    thread for OpenCV: the pool's processes are the parallelism (16 processes of 16 threads each, the
-    likely cause though not measured, did not finish on the GPU machine; docs/gpu-round.md)."""
-    cv2.setNumThreads(1)
+    classifier's size, with its class and kind of print; the first scene takes printer ``turn``."""
     rec = Recognizer(settings=FRAME, floor=0.15, not_card=None, threads=1)
     turns, opts = printers(np.random.default_rng(style_seed)), SceneOptions(**OPTIONS)
     x, y, kind = [], [], []
@@ -100,7 +98,7 @@ def dataset(path: Path, first_seed: int, scenes: int, workers: int, styles: int,
     if path.exists():
         with np.load(path) as z:
             return {k: z[k] for k in z.files}
-    with ProcessPoolExecutor(workers) as pool:
+    with one_opencv_thread(), ProcessPoolExecutor(workers) as pool:  # the processes are the parallelism
         parts = list(pool.map(crops, *zip(*jobs(first_seed, scenes, workers, styles, one_printer))))
     out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     path.parent.mkdir(parents=True, exist_ok=True)
