@@ -2038,3 +2038,46 @@ def test_a_strip_of_the_last_tricks_card_under_the_one_that_closed_it_is_asked_n
     assert len(t.played()) == 2
     (ask,) = t.watcher.asks.values()
     assert ask.cause == "strip" and ask.choices[0][0] == "9d"
+
+
+def _first_trick_gathered() -> Table:
+    """A pile table (no zones): Beat, Cla and Anna play trick 1, read surely; it is gathered."""
+    t = Table()
+    t.to_play(anna="metcho")
+    for code, at in (("9h", "Beat"), ("Th", "Cla"), ("Jh", "Anna")):
+        t.lay(code, at)
+    t.take("9h", "Th", "Jh")
+    assert len(t.hand.tricks) == 1 and (t.hand.trick is None or not t.hand.trick.plays)
+    return t
+
+
+def test_a_lead_read_only_timidly_on_the_cleared_table_is_asked_before_the_next_card():
+    """Held-out Kratzen pile 703511: a trick's cards, each read only timidly on the bare cloth, went by unasked,
+    and the next trick's lead was recorded as this one's; every play after it went to the wrong seat. A card
+    lying still and read only timidly once the last trick is gathered is the lead the camera cannot read."""
+    t = _first_trick_gathered()
+    leader = t.hand.seats[t.hand.whose_turn()]
+    t.frames(30, extra=[R("Ad", SPOT["Cla"], 0.3)])  # the lead, read only timidly where it lies
+    (ask,) = t.watcher.asks.values()
+    assert (ask.kind, ask.player, ask.choices[0][0]) == ("card", leader, "Ad")
+    t.lying["Kd"] = SPOT["Beat"]  # the next card, read surely, waits for the answer
+    t.frames(80, extra=[R("Ad", SPOT["Cla"], 0.3)])
+    assert [p for p, _ in t.played()[3:]] == []
+    t.watcher.answer(ask.id, "Ad")
+    t.frames(10, extra=[R("Ad", SPOT["Cla"], 0.3)])
+    nxt = t.hand.seats[(t.hand.seats.index(leader) + 1) % 3]
+    assert t.played()[3:] == [(leader, "Ad"), (nxt, "Kd")]
+
+
+def test_the_last_trick_read_timidly_as_it_is_gathered_is_no_lead():
+    """Only what comes after the last trick went out of sight may be a lead: a strip of a gathered card read
+    timidly as the trick is swept up is no card laid, and nothing is asked."""
+    t = Table()
+    t.to_play(anna="metcho")
+    for code, at in (("9h", "Beat"), ("Th", "Cla"), ("Jh", "Anna")):
+        t.lay(code, at)
+    strip = R("8d", SPOT["Cla"], 0.3)  # something read timidly there since before the trick went
+    t.frames(4, extra=[strip])
+    t.lying.clear()
+    t.frames(30, extra=[strip])
+    assert t.watcher.asks == {} and len(t.played()) == 3

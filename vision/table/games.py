@@ -63,6 +63,11 @@ class ChratzeTable:
         return hand.phase == "deal"
 
     @staticmethod
+    def playing(hand: Hand) -> bool:
+        """The record awaits plays: the exchange is all entered (a first card closes it, as the engine says)."""
+        return hand.phase == "play" or (hand.phase == "exchange" and hand.exchange_pos >= len(hand.exchange_order))
+
+    @staticmethod
     def played(hand: Hand) -> set[str]:
         return {c.code for c in hand.seen}
 
@@ -108,6 +113,10 @@ class KratzenTable:
     @staticmethod
     def dealing(hand: KratzenHand) -> bool:
         return hand.phase in ("cut", "deal")
+
+    @staticmethod
+    def playing(hand: KratzenHand) -> bool:
+        return hand.phase == "play"
 
     @staticmethod
     def played(hand: KratzenHand) -> set[str]:

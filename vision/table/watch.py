@@ -191,6 +191,7 @@ class Watcher:
         self._timid_at: dict[str, float] = {}  # when each vanished card was last read timidly where it lay (_sighted)
         # a gathered trick recorded a seat late: {trick number: [(player, card the table named), ...]}
         self._late: dict[int, list[tuple[str, str]]] = {}
+        self._play_from: float | None = None  # when the record of this hand came to await plays
         hand = self.hand  # a record continued: a hand already over was gathered before this camera looked
         if hand is not None and hand.phase == "done":
             self.gathered = {(len(session.hands), t.number) for t in self.game.tricks(hand)}
@@ -215,7 +216,9 @@ class Watcher:
                 else:
                     notices += self._unask(ev.track)
         self._sighted(t)
-        for ev in self._unread_over(t) + self._unread_upcard(t):
+        if self._play_from is None and self.hand is not None and self.game.playing(self.hand):
+            self._play_from = t
+        for ev in self._unread_over(t) + self._unread_upcard(t) + self._unread_lead(t):
             self._laid(ev)
         notices += self._sync(meta or {})
         return notices
@@ -523,6 +526,46 @@ class Watcher:
                 return [laid]
         return []
 
+    def _unread_lead(self, t: float) -> list[CardLaid]:
+        """While the record awaits the lead of a trick and no card of the last trick lies in view, something
+        read only timidly that came after they all went out of sight, on no card in view and no card the record
+        holds, lying still for ``cover_rest`` (at a player's place, with zones): a lead the camera cannot read.
+        It is laid unsettled, so the table is asked which card it is. A lead on the bare cloth gets no
+        ``whole_conf`` help (Stabilizer.counts): held-out Kratzen pile 703511 read a whole trick only timidly, asked
+        nothing, and recorded the next trick's lead as its lead (six wrong card events)."""
+        hand, st = self.hand, self.stabilizer
+        if hand is None or not st.glimpses:
+            return []
+        cleared = self._cleared_for_lead(hand)
+        if cleared is None:
+            return []
+        impossible = self.impossible()
+        for g in st.resting(t, st.settings.cover_rest):
+            if g.since <= cleared or g.named in impossible:
+                continue  # there before the last trick went, or a card the record holds read timidly
+            if self.layout is not None and self._place(g.box) in (None, UPCARD):
+                continue
+            if any(st.lies_on(s.box, g.box) for s in self.seen.values()):
+                continue  # a card in view read timidly where it lies
+            laid = st.adopt(g, t, impossible)
+            if laid is not None:
+                return [laid]
+        return []
+
+    def _cleared_for_lead(self, hand: Hand | KratzenHand) -> float | None:
+        """When the record came to await a lead with the table clear of the play: the last trick's cards out
+        of sight (the latest of them to go, or the play's start); None while it awaits no lead or one lies."""
+        if self._play_from is None or hand.whose_turn() is None:
+            return None
+        current = self.game.trick(hand)
+        if current is not None and current.cards:
+            return None
+        tricks = self.game.tricks(hand)
+        last = set(tricks[-1].cards) if tricks else set()
+        if last & self._in_view():
+            return None
+        return max([self._play_from, *(self._gone_at[c] for c in last if c in self._gone_at)])
+
     def _in_view(self) -> set[str]:
         """The cards the tracker says lie on the table now."""
         return {s.card for s in self.seen.values()}
@@ -616,6 +659,7 @@ class Watcher:
             self._gone_at.clear()
             self._timid_at.clear()
             self._late.clear()
+            self._play_from = None
             self._close(UNSEEN_UPCARD)  # the last hand's upcard is no question of this one
             for track in self.left:
                 self._close(track)
