@@ -2040,12 +2040,18 @@ def test_a_strip_of_the_last_tricks_card_under_the_one_that_closed_it_is_asked_n
     assert ask.cause == "strip" and ask.choices[0][0] == "9d"
 
 
-def _first_trick_gathered() -> Table:
-    """A pile table (no zones): Beat, Cla and Anna play trick 1, read surely; it is gathered."""
+def _first_trick_played() -> Table:
+    """A pile table (no zones): Beat, Cla and Anna play trick 1, read surely; it still lies."""
     t = Table()
     t.to_play(anna="metcho")
     for code, at in (("9h", "Beat"), ("Th", "Cla"), ("Jh", "Anna")):
         t.lay(code, at)
+    return t
+
+
+def _first_trick_gathered() -> Table:
+    """Trick 1 played (:func:`_first_trick_played`) and gathered."""
+    t = _first_trick_played()
     t.take("9h", "Th", "Jh")
     assert len(t.hand.tricks) == 1 and (t.hand.trick is None or not t.hand.trick.plays)
     return t
@@ -2072,10 +2078,7 @@ def test_a_lead_read_only_timidly_on_the_cleared_table_is_asked_before_the_next_
 def test_the_last_trick_read_timidly_as_it_is_gathered_is_no_lead():
     """Only what comes after the last trick went out of sight may be a lead: a strip of a gathered card read
     timidly as the trick is swept up is no card laid, and nothing is asked."""
-    t = Table()
-    t.to_play(anna="metcho")
-    for code, at in (("9h", "Beat"), ("Th", "Cla"), ("Jh", "Anna")):
-        t.lay(code, at)
+    t = _first_trick_played()
     strip = R("8d", SPOT["Cla"], 0.3)  # something read timidly there since before the trick went
     t.frames(4, extra=[strip])
     t.lying.clear()

@@ -534,13 +534,12 @@ class Watcher:
         ``whole_conf`` help (Stabilizer.counts): held-out Kratzen pile 703511 read a whole trick only timidly, asked
         nothing, and recorded the next trick's lead as its lead (six wrong card events)."""
         hand, st = self.hand, self.stabilizer
-        if hand is None or not st.glimpses:
-            return []
-        cleared = self._cleared_for_lead(hand)
+        resting = st.resting(t, st.settings.cover_rest) if hand is not None else []
+        cleared = self._cleared_for_lead(hand) if resting else None  # most frames have nothing resting
         if cleared is None:
             return []
         impossible = self.impossible()
-        for g in st.resting(t, st.settings.cover_rest):
+        for g in resting:
             if g.since <= cleared or g.named in impossible:
                 continue  # there before the last trick went, or a card the record holds read timidly
             if self.layout is not None and self._place(g.box) in (None, UPCARD):
