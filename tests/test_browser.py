@@ -678,6 +678,29 @@ def test_the_page_asks_whose_card_a_trick_gathered_short_missed_and_one_pick_set
         assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 
 
+def test_the_page_asks_again_for_a_play_whose_card_the_table_named_for_another_and_a_pick_corrects_it(browser, tmp_path):
+    """The table named Anna's 8d for a trick gathered short, but the camera recorded the 8d as Beat's lead
+    of trick 1: the page asks which card Beat played, and the card picker corrects the play."""
+    from tests.test_live_table import _8c_read_as_8d
+
+    def play(t):
+        _8c_read_as_8d(t)
+        (ask,) = t.watcher.asks.values()
+        t.watcher.answer(ask.id, "8d")
+
+    app = create_app(tmp_path, pin=PIN)
+    t = table_of(app, play)
+    with serving(app) as url, landscape_page(browser, pin=PIN) as page:
+        page.goto(url + "/")
+        page.wait_for_selector("section.ask.again")
+        heading = page.inner_text("section.ask.again h2")
+        assert "8d" in heading and "Beat" in heading and "trick 1" in heading
+        page.locator("section.ask.again button.other").click()
+        pick(page, "8c")
+        page.wait_for_function("STATE && STATE.camera && !STATE.camera.asks.some(a => a.kind === 'again')")
+        assert t.played()[0] == ("Beat", "8c")
+
+
 def test_the_page_asks_whether_a_card_out_of_sight_lies_there_still_and_a_tap_brings_the_table_back(browser, tmp_path):
     """Beat's 9h went out of sight while Cla's Th lies: the page asks whether it lies there still, under a
     card; the tap says so and the table is back in step."""

@@ -9,7 +9,9 @@ an ask whether a player's card was missed takes the record's next play where it 
 first card of it the record does not hold where it was played is the card missed, named with its
 player, where moving the later plays a seat on gives the trick as played; otherwise (a misread is mixed
 in) the player asked is named their own card, seat by seat. An ask whether a card of the trick out of
-sight lies there still is answered yes (its code) where the record holds it as played, else left open.
+sight lies there still is answered yes (its code) where the record holds it as played, else left open. An
+ask about a play recorded again (the table named its card for another play) takes that player's card of
+that trick in the record.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ class RecordAnswers:
             plays = [ev for ev in truth if isinstance(ev, CardPlayed)]
             n = sum(isinstance(ev, CardPlayed) for ev in hand.events)
             return plays[n].card.code if n < len(plays) and plays[n].player == ask.player else "none"
+        if ask.kind == "again":  # the camera's play of a card the table named since for another
+            return self._play_in_trick(watcher, ask.player, ask.trick, truth)
         if ask.kind == "vanished":  # out of sight while the trick lies: still there, where it was played there
             return ask.read if self._play_in_trick(watcher, ask.player, ask.trick, truth) == ask.read else None
         if ask.event == UpcardShown.type:

@@ -45,6 +45,7 @@ ALL_CODES = frozenset(c.code for c in DECK)  # every card a network names; a gam
 COVERED = 0.35
 
 UNSEEN_UPCARD = -1  # the key of the ask for an upcard the camera never saw (no track of its own)
+ASKED_AGAIN = -100_000  # keys from here down: a recorded play asked again, ASKED_AGAIN - its log position
 
 # Taps that only come once a card is turned up (but double blind, said before it): one the record refuses for
 # want of an upcard shows the camera missed it (read too timidly, then taken up for a blind bid: held-out hand
@@ -89,7 +90,8 @@ class Ask:
     # card: which card lies there; missed: did ``player`` lay a card the camera did not see; gathered: the
     # trick was taken in before the camera saw ``player``'s card: which was it; upcard: play began at a
     # player's place, but the camera never saw the upcard turned: which is it; vanished: does ``read``, a card
-    # of the trick out of sight while the rest lies, lie there still
+    # of the trick out of sight while the rest lies, lie there still; again: the camera recorded ``read`` as
+    # ``player``'s card of ``trick``, and the table has named it since for another play: which was ``player``'s
     kind: str = "card"
     cause: str = ""  # a card ask: the rule that doubted the camera's read (one of ``DOUBTS``)
     trick: int | None = None  # a gathered ask: the trick whose card it asks for
@@ -192,6 +194,8 @@ class Watcher:
         # a gathered trick recorded a seat late: {trick number: [(player, card the table named), ...]}
         self._late: dict[int, list[tuple[str, str]]] = {}
         self._play_from: float | None = None  # when the record of this hand came to await plays
+        self._kept: set[int] = set()  # plays asked again that the table said the camera read right (log positions)
+        self._twice_at: tuple[int, ...] = ()  # the record and table as _ask_again last looked at them
         hand = self.hand  # a record continued: a hand already over was gathered before this camera looked
         if hand is not None and hand.phase == "done":
             self.gathered = {(len(session.hands), t.number) for t in self.game.tricks(hand)}
@@ -240,7 +244,8 @@ class Watcher:
         one, ``player`` says whose card the camera missed (one of the trick's players: the plays after
         theirs move a seat on), or else a card the record holds as another player's of that trick asks
         that player next; to an ``upcard`` one, the card is recorded as the upcard the camera never saw; to a
-        ``vanished`` one, naming its card says it lies there still.
+        ``vanished`` one, naming its card says it lies there still; to an ``again`` one, another card than the
+        camera's corrects the play, the camera's own keeps it.
         Raises AnswerError (or IllegalEvent for a card the record cannot take), nothing changed, for an
         ask that is not open, a code that is no card, or a player the ask cannot take."""
         ask = self.asks.get(ask_id)
@@ -254,6 +259,8 @@ class Watcher:
             raise AnswerError(f"question {ask_id} asks for {ask.player or 'the upcard'}'s card, not {player}'s")
         if ask.kind == "gathered":
             return self._answer_gathered(ask, named)
+        if ask.kind == "again":
+            return self._answer_again(ask, named)
         if ask.kind == "vanished":  # it lies there still: the page's "carry on without" it, asked for
             if named != ask.read:
                 raise AnswerError(f"question {ask_id} asks whether {ask.read} still lies on the trick: answer "
@@ -294,6 +301,19 @@ class Watcher:
             self._late[trick.number] = chain  # ask the holder which card was theirs
             return self._sync({})
         return self._settle(trick, chain, ask)
+
+    def _answer_again(self, ask: Ask, named: str) -> list[Notice]:
+        """The card ``ask.player`` played in ``ask.trick``: another than the camera's read corrects the play (and
+        all after it is derived anew); the camera's read kept leaves the table's other naming to the review,
+        where it stands flagged as a card played twice."""
+        position = ASKED_AGAIN - ask.track
+        if named == ask.read:
+            self._kept.add(position)
+        else:
+            self._record(CardCorrected(position, card(named)).with_meta(source="table", asked=ask.id,
+                                                                        t=round(self.now, 3)))
+        self._close(ask.track)
+        return self._sync({})
 
     def _answer_missed_at(self, ask: Ask, named: str, player: str) -> list[Notice]:
         """The table says the camera missed ``named``, laid by ``player`` (who has a card recorded in the
@@ -668,6 +688,7 @@ class Watcher:
 
     def _sync(self, meta: dict[str, Any]) -> list[Notice]:
         notices = self._gathered()
+        notices += self._ask_again()
         missing = self.missing()
         if missing:
             unseen = self._gathered_short(missing)
@@ -684,7 +705,7 @@ class Watcher:
         aside = ""  # why a card laid at a seat during the deal waits (it does not hold up the upcard)
         early: Seen | None = None  # the first such card
         for s in self.pending():
-            claim = self._accounted(s.card)
+            claim = self._accounted(s.card, s.named_by)
             if claim:
                 s.claimed = claim
                 continue
@@ -947,6 +968,62 @@ class Watcher:
             out.append(Notice("ask_void", f"{ask.read} is accounted for again: no question", {"id": ask.id}))
         return out
 
+    def _ask_again(self) -> list[Notice]:
+        """Ask again about a play the camera recorded as a card the table has named since for another play of
+        the hand: a card is played once, so one of the two is wrong, and the camera's is the one in doubt
+        (held-out pile hand 703698: Cla's 8c, read surely as 8d, stood after the table named Doris's 8d, never
+        seen, for a trick gathered short). The record goes on meanwhile: the answer corrects the play and
+        derives all after it anew. A question is void once the record no longer holds the card twice."""
+        looked = (len(self.session.log), len(self.gathered), len(self._kept), len(self.session.hands))
+        if looked == self._twice_at:
+            return []
+        self._twice_at = looked
+        twice = self._named_twice()
+        out = []
+        for ask in [a for a in self.asks.values() if a.kind == "again" and ASKED_AGAIN - a.track not in twice]:
+            self._close(ask.track)
+            out.append(Notice("ask_void", f"{ask.read} is no longer recorded twice: no question", {"id": ask.id}))
+        for position, (code, player, number) in twice.items():
+            last = self.vanished.get(code)
+            meta = self.session.log[position].meta or {}
+            box = last.box if last is not None and last.track == meta.get("track") else (0.0, 0.0, 0.0, 0.0)
+            choices = [(c, v) for c, v in (last.choices if box != (0.0, 0.0, 0.0, 0.0) else ()) if c != code]
+            why = (f"the camera recorded {code} as {player}'s card of trick {number}, but the table named {code} "
+                   "for another play since")
+            out += self._open(ASKED_AGAIN - position, lambda n: (
+                Ask(n, ASKED_AGAIN - position, code, [(code, 1.0), *choices[:2]], box, None, CardPlayed.type,
+                    player, why, self.now, meta.get("snapshot"), kind="again", trick=number),
+                f"which card did {player} play to trick {number}? {why}"))
+        return out
+
+    def _named_twice(self) -> dict[int, tuple[str, str, int]]:
+        """This hand's plays the camera recorded as a card the table has named since for another of its plays,
+        where their trick is gathered (a card in view is still read) and the table did not keep the camera's
+        read: {log position: (card, player, trick number)}."""
+        hand = self.hand
+        if hand is None:
+            return {}
+        plays = [(ev, pos) for ev, pos in zip(hand.events, self.session.positions[-1]) if isinstance(ev, CardPlayed)]
+        codes = [ev.card.code for ev, _ in plays]
+        named = {ev.card.code for ev, pos in plays if codes.count(ev.card.code) > 1 and self._named_by_table(pos)}
+        out = {}
+        for ev, pos in plays:
+            code = ev.card.code
+            if code not in named or pos in self._kept or self._named_by_table(pos):
+                continue
+            number = self._gathered_with(code, ev.player)
+            if number is not None:
+                out[pos] = (code, ev.player, number)
+        return out
+
+    def _gathered_with(self, code: str, player: str | None = None) -> int | None:
+        """The number of this hand's gathered trick that holds ``code`` (as ``player``'s card, where given)."""
+        hand = self.hand
+        for t in self.game.tricks(hand) if hand is not None else ():
+            if code in t.cards and player in (None, t.player_of(code)):
+                return t.number if (len(self.session.hands), t.number) in self.gathered else None
+        return None
+
     def _ask_missed(self, s: Seen, player: str, meta: dict[str, Any]) -> list[Notice]:
         """Hold the record at ``s`` and ask whether ``player`` laid a card the camera did not see; for a card
         taken away since, with a picture from when it still lay there (its track ends ``gone_after`` after its
@@ -1111,11 +1188,19 @@ class Watcher:
             return False
         return self.stabilizer.seen_coming(named, g.box, k.first_seen, self.now, before=s.first_seen)
 
-    def _accounted(self, code: str) -> str:
+    def _accounted(self, code: str, named_by: str = "camera") -> str:
+        """Why the record already holds ``code`` ("" where it does not). A card the table names that the
+        camera recorded as a play of a trick gathered since is not: that card is off the table, so the table's
+        word is recorded and the camera's play asked again (:meth:`_ask_again`). Named for a card of the trick
+        lying (a strip of a covered card), it is that card."""
         hand = self.hand
         if hand is None:
             return ""
         if code in self.game.played(hand):
+            at = self._recorded_at(code)
+            if named_by == "table" and at is not None and not self._named_by_table(at) \
+                    and self._gathered_with(code) is not None:
+                return ""
             return "already played"
         if code in self.game.face_up(hand):
             return "already on the table"
@@ -1169,7 +1254,12 @@ class Watcher:
         return None
 
     def _named_by_table(self, position: int) -> bool:
-        meta = self.session.log[position].meta or {}
+        """The card in effect at log ``position`` is the table's word: its last correction's source, else its
+        own (a play the table set right for a trick gathered short is no longer the camera's read)."""
+        log = self.session.log
+        fix = next((ev for ev in reversed(log[position + 1:])
+                    if isinstance(ev, CardCorrected) and ev.target == position), None)
+        meta = (fix or log[position]).meta or {}
         return meta.get("source") not in (None, "camera")
 
     def _recorded_at(self, code: str) -> int | None:

@@ -264,7 +264,8 @@ function warningText(cam) {
   const key = `warn_${cam.warning_code}`, values = cam.warning_values || {};
   return t(key) !== key ? t(key).replace(/\{(\w+)\}/g, (_, k) => values[k]) : cam.warning;
 }
-const ASK_PANELS = { missed: missedPanel, gathered: gatheredPanel, upcard: upcardPanel, vanished: vanishedPanel };
+const ASK_PANELS = { missed: missedPanel, gathered: gatheredPanel, upcard: upcardPanel, vanished: vanishedPanel,
+  again: againPanel };
 function askPanel(cam, deck) {
   // each of the camera's questions, in the panel of its kind (a card it is not sure of by default)
   return (cam.asks || []).map(a => (ASK_PANELS[a.kind] || cardPanel)(a, deck));
@@ -310,6 +311,16 @@ function vanishedPanel(a) {
     askCrop(a),
     h("button", { class: "choice still-lies", onclick: () => answerTo(a)(a.read) },
       fill("ask_still_lies")), h("p", {}, t("ask_put_back")));
+}
+function againPanel(a, deck) {
+  // the table named a.read for another play, but the camera recorded it as a.player's card of a.trick:
+  // which card was that? (the camera's read kept: the review rules on the card played twice)
+  const answer = answerTo(a), fill = k => t(k).replace(/\{c\}/g, a.read).replace(/\{p\}/g, a.player).replace("{n}", a.trick);
+  return h("section", { class: "ask again", id: `ask-${a.id}` }, h("h2", {}, fill("ask_again")), askCrop(a),
+    h("p", {}, a.why),
+    a.choices.filter(c => c !== a.read).map(c => h("button", { class: "choice", onclick: () => answer(c) }, cardEl(c))),
+    h("button", { class: "choice other", onclick: () => pickCard(fill("ask_which"), answer, [], deck) }, t("ask_other")),
+    h("button", { class: "keep", onclick: () => answer(a.read) }, fill("ask_keep")));
 }
 function gatheredPanel(a, deck) {
   // the trick was gathered before the camera saw every card: which did it miss, and whose was it? A seat
