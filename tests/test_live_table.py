@@ -1132,6 +1132,28 @@ def test_a_card_read_within_a_covered_card_of_the_trick_and_never_seen_coming_is
     assert t.watcher.asks == {} and t.watcher.status()["state"] == "watching"
 
 
+def test_the_outline_of_the_pile_under_the_top_card_read_as_a_card_of_its_own_is_asked_as_maybe_a_card_under():
+    """Beat's 9h and Cla's Th lie under Anna's Jh, thrown onto both; the outline of the two, boxed whole and read
+    through the Jh, then reads surely as Qd, never seen coming: it lies within neither card's box alone but
+    within where both lie, so it may be one of them, and the table is asked (held-out pile hand 703787: such
+    an outline read Kh was recorded as the next play, and every later play went a seat wrong)."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    x1, y1, x2, y2 = SPOT["Beat"]
+    t.lying["Th"] = (x1 + 40, y1, x2 + 40, y2)
+    t.frames(16)
+    t.lying["Jh"] = (x1 + 200, y1 + 200, x2 + 200, y2 + 200)  # carried in ...
+    t.frames(4, hide={"9h", "Th"})
+    t.lying["Jh"] = (x1 + 20, y1 + 5, x2 + 20, y2 - 5)  # ... onto both
+    t.frames(16, hide={"9h", "Th"})
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+    t.frames(16, hide={"9h", "Th"}, extra=[R("Qd", (x1, y1, x2 + 40, y2))])
+    (ask,) = t.watcher.asks.values()
+    assert ask.kind == "card" and ask.read == "Qd" and ask.cause == "strip"
+    assert len(t.played()) == 3
+
+
 def test_a_card_read_anew_as_another_once_a_card_lies_on_it_keeps_the_name_it_was_recorded_by():
     """Beat's Qd was read surely as it lay; once Cla's Th lies over it its reads turn to the Kd: a card half
     under another is read no better than it was whole (held-out pile hand 701313 corrected a right Qd so)."""

@@ -862,20 +862,23 @@ class Watcher:
         (:meth:`_under_last_trick`), whose last box holds ``s``'s (``match_cover``), where ``s`` appeared in place,
         never seen carried in: ``s`` may be what shows of that card under the cards thrown onto it, misread
         (held-out pile hand 701297: an 8d's edge read 9d under the 9h laid on it; tuning pile 113: a Qs's edge
-        read Qc under the Ts, as the Ah closed the trick). A card thrown onto the pile is seen coming, or lands
-        apart from the card under it."""
+        read Qc under the Ts, as the Ah closed the trick); or whose last boxes together hold it: the outline of
+        the pile under the card on top, boxed whole and read through that card (held-out pile hand 703787: the
+        Kd on the Ac, Jc and Tc, and their outline read Kh as a card of its own, recorded as the next lead). A
+        card thrown onto the pile is seen coming, or lands apart from the cards under it."""
         hand, st, track = self.hand, self.stabilizer.settings, self._track(s)
         if hand is None or track is None or track.came_from is None:
             return None
         if box_iou(track.came_from, track.box) < st.still_iou:
             return None  # carried in: a card thrown there
-        for code in sorted(self._out_of_sight() | self._under_last_trick()):
-            last = self.vanished.get(code)
-            if last is None or box_within(s.box, last.box) < st.match_cover:
-                continue
-            if not self.stabilizer.seen_coming(s.card, s.box, last.first_seen, s.t):
-                return code
-        return None
+        lasts = [(code, last) for code in sorted(self._out_of_sight() | self._under_last_trick())
+                 if (last := self.vanished.get(code)) is not None
+                 and not self.stabilizer.seen_coming(s.card, s.box, last.first_seen, s.t)]
+        within = [(box_within(s.box, last.box), code) for code, last in lasts]
+        held = next((code for share, code in within if share >= st.match_cover), None)
+        if held is None and box_under(s.box, [last.box for _, last in lasts]) >= st.match_cover:
+            held = max(within)[1]  # the pile's outline, read whole: named for the card most of it is
+        return held
 
     def _turn_skipped(self, s: Seen, event: Event) -> str | None:
         """The player whose turn it is, where ``s`` lies at another player's place: the camera may have
