@@ -1493,15 +1493,19 @@ def test_a_trick_gathered_with_only_its_lead_recorded_asks_for_the_cards_never_s
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 
 
-def _8c_read_as_8d(t: Table) -> None:
-    """Trick 1: Beat leads the 8c, read surely as the 8d; Cla's trump jack takes Anna's 6s. Trick 2: Cla
-    leads the 7h, and the trick is gathered before the camera saw Anna's and Beat's cards."""
+def _trick_1_with_8c_read_as_8d(t: Table) -> None:
+    """Trick 1: Beat leads the 8c, read surely as the 8d; Cla's trump jack takes Anna's 6s. Cla leads the 7h."""
     t.to_play(anna="metcho")
     t.lay("8d", "Beat")
     t.lay("Jh", "Cla")
     t.lay("6s", "Anna")
     t.take("8d", "Jh", "6s")
     t.lay("7h", "Cla")
+
+
+def _8c_read_as_8d(t: Table) -> None:
+    """As above; trick 2 is gathered before the camera saw Anna's and Beat's cards."""
+    _trick_1_with_8c_read_as_8d(t)
     t.take("7h")
     t.frames(30)
 
@@ -1531,15 +1535,10 @@ def test_a_card_the_table_names_that_the_camera_recorded_for_another_play_asks_t
 
 def test_a_card_the_table_names_for_a_card_in_view_that_the_camera_recorded_before_is_recorded_not_dropped():
     """Anna's card, read too timidly, is named 8d by the table, which the camera recorded as Beat's lead:
-    the table's word is recorded (it had been dropped as a card already played, and Anna's turn was then
-    asked again), and Beat's play is asked again."""
+    the table's word is recorded (it had been dropped as a card already played), and Beat's play is asked
+    again."""
     t = Table()
-    t.to_play(anna="metcho")
-    t.lay("8d", "Beat")
-    t.lay("Jh", "Cla")
-    t.lay("6s", "Anna")
-    t.take("8d", "Jh", "6s")
-    t.lay("7h", "Cla")
+    _trick_1_with_8c_read_as_8d(t)
     t.frames(40, extra=[R("8d", SPOT["Anna"], confidence=0.55, alternatives=[("8c", 0.3)])])
     (ask,) = t.watcher.asks.values()
     assert ask.kind == "card" and ask.player == "Anna"

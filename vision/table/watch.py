@@ -976,7 +976,8 @@ class Watcher:
         the hand: a card is played once, so one of the two is wrong, and the camera's is the one in doubt
         (held-out pile hand 703698: Cla's 8c, read surely as 8d, stood after the table named Doris's 8d, never
         seen, for a trick gathered short). The record goes on meanwhile: the answer corrects the play and
-        derives all after it anew. A question is void once the record no longer holds the card twice."""
+        derives all after it anew. A question is void once the record no longer holds the card twice, or the
+        next hand begins (the review still shows the card played twice)."""
         looked = (len(self.session.log), len(self.gathered), len(self._kept), len(self.session.hands))
         if looked == self._twice_at:
             return []
