@@ -681,15 +681,10 @@ def test_the_page_asks_whose_card_a_trick_gathered_short_missed_and_one_pick_set
 def test_the_page_asks_again_for_a_play_whose_card_the_table_named_for_another_and_a_pick_corrects_it(browser, tmp_path):
     """The table named Anna's 8d for a trick gathered short, but the camera recorded the 8d as Beat's lead
     of trick 1: the page asks which card Beat played, and the card picker corrects the play."""
-    from tests.test_live_table import _8c_read_as_8d
-
-    def play(t):
-        _8c_read_as_8d(t)
-        (ask,) = t.watcher.asks.values()
-        t.watcher.answer(ask.id, "8d")
+    from tests.test_live_table import _8d_named_for_anna
 
     app = create_app(tmp_path, pin=PIN)
-    t = table_of(app, play)
+    t = table_of(app, _8d_named_for_anna)
     with serving(app) as url, landscape_page(browser, pin=PIN) as page:
         page.goto(url + "/")
         page.wait_for_selector("section.ask.again")

@@ -1510,6 +1510,13 @@ def _8c_read_as_8d(t: Table) -> None:
     t.frames(30)
 
 
+def _8d_named_for_anna(t: Table) -> None:
+    """As above; the table names Anna's card of trick 2 the 8d, which the camera recorded as Beat's lead."""
+    _8c_read_as_8d(t)
+    (ask,) = t.watcher.asks.values()
+    t.watcher.answer(ask.id, "8d")
+
+
 def _again(t: Table):
     (ask,) = [a for a in t.watcher.asks.values() if a.kind == "again"]
     return ask
@@ -1551,9 +1558,7 @@ def test_a_card_the_table_names_for_a_card_in_view_that_the_camera_recorded_befo
 
 def test_a_play_asked_again_and_named_as_the_camera_read_it_stands_flagged_and_is_not_asked_again():
     t = Table()
-    _8c_read_as_8d(t)
-    (ask,) = t.watcher.asks.values()
-    t.watcher.answer(ask.id, "8d")
+    _8d_named_for_anna(t)
     again = _again(t)
     t.watcher.answer(again.id, "8d")
     t.frames(10)
@@ -1563,9 +1568,7 @@ def test_a_play_asked_again_and_named_as_the_camera_read_it_stands_flagged_and_i
 
 def test_a_play_asked_again_is_void_once_the_table_undoes_its_own_naming():
     t = Table()
-    _8c_read_as_8d(t)
-    (ask,) = t.watcher.asks.values()
-    t.watcher.answer(ask.id, "8d")
+    _8d_named_for_anna(t)
     again = _again(t)
     t.tap(Undo())
     assert again.id not in t.watcher.asks
@@ -1574,9 +1577,7 @@ def test_a_play_asked_again_is_void_once_the_table_undoes_its_own_naming():
 
 def test_a_play_asked_again_is_answered_from_the_record_with_the_players_card_of_that_trick():
     t = Table()
-    _8c_read_as_8d(t)
-    (ask,) = t.watcher.asks.values()
-    t.watcher.answer(ask.id, "8d")
+    _8d_named_for_anna(t)
     plays = [CardPlayed(p, card(c)) for p, c in
              (("Beat", "8c"), ("Cla", "Jh"), ("Anna", "6s"), ("Cla", "7h"), ("Anna", "8d"), ("Beat", "9h"))]
     truth = [ev for ev in t.hand.events if not isinstance(ev, CardPlayed)] + plays

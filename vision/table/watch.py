@@ -17,6 +17,7 @@ trick played into a pile in the middle). So a card is never recorded twice and n
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from math import hypot
 from pathlib import Path
@@ -988,10 +989,11 @@ class Watcher:
             self._close(ask.track)
             out.append(Notice("ask_void", f"{ask.read} is no longer recorded twice: no question", {"id": ask.id}))
         for position, (code, player, number) in twice.items():
-            last = self.vanished.get(code)
             meta = self.session.log[position].meta or {}
-            box = last.box if last is not None and last.track == meta.get("track") else (0.0, 0.0, 0.0, 0.0)
-            choices = [(c, v) for c, v in (last.choices if box != (0.0, 0.0, 0.0, 0.0) else ()) if c != code]
+            last = self.vanished.get(code)  # the camera's last sight of the play, where it is that track's
+            last = last if last is not None and last.track == meta.get("track") else None
+            box = last.box if last is not None else (0.0, 0.0, 0.0, 0.0)
+            choices = [(c, v) for c, v in (last.choices if last is not None else ()) if c != code]
             why = (f"the camera recorded {code} as {player}'s card of trick {number}, but the table named {code} "
                    "for another play since")
             out += self._open(ASKED_AGAIN - position, lambda n: (
@@ -1008,8 +1010,8 @@ class Watcher:
         if hand is None:
             return {}
         plays = [(ev, pos) for ev, pos in zip(hand.events, self.session.positions[-1]) if isinstance(ev, CardPlayed)]
-        codes = [ev.card.code for ev, _ in plays]
-        named = {ev.card.code for ev, pos in plays if codes.count(ev.card.code) > 1 and self._named_by_table(pos)}
+        times = Counter(ev.card.code for ev, _ in plays)
+        named = {ev.card.code for ev, pos in plays if times[ev.card.code] > 1 and self._named_by_table(pos)}
         out = {}
         for ev, pos in plays:
             code = ev.card.code
