@@ -1203,9 +1203,8 @@ class Watcher:
         if hand is None:
             return ""
         if code in self.game.played(hand):
-            at = self._recorded_at(code)
-            if named_by == "table" and at is not None and not self._named_by_table(at) \
-                    and self._gathered_with(code) is not None:
+            if named_by == "table" and (at := self._recorded_at(code)) is not None \
+                    and not self._named_by_table(at) and self._gathered_with(code) is not None:
                 return ""
             return "already played"
         if code in self.game.face_up(hand):
