@@ -866,18 +866,28 @@ def test_a_card_misread_a_moment_as_it_settles_came_when_it_was_first_seen():
     assert [(e.card, e.first_seen) for e in laid] == [("Ac", 0.0)]
 
 
+def _outlined(read: R) -> R:
+    """``read`` with its box as its outline, as the corner stage gives one."""
+    x0, y0, x1, y1 = read.box
+    return replace(read, corners=[(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+
+
 def _glimpsed_then_covered(rest: int = 14, conf: float = 0.25, first: str = "As", impossible=frozenset(),
-                           strip: bool = False, gone: int = 0, named: int = 0):
+                           strip: bool = False, gone: int = 0, named: int = 0, part: bool = False,
+                           outlines: bool = False):
     """The 8s named; ``first`` laid across it, read only at ``conf`` (a glimpse) for ``rest`` frames lying still;
     then a 7d thrown onto both from the right, lost as it lands, and read there surely after: what is laid (and,
     with ``gone`` frames of an empty table after, what is taken away). ``named``: ``first`` is read surely for so
-    many frames before its reads grow timid."""
-    eight, ace = (100, 100, 160, 190), (105, 95, 170, 185)
-    lying = R(first, conf, box=ace, under=(1,) if strip else ())
-    frames = [[R("8s", box=eight)]] * 6 + [[R("8s", box=eight), replace(lying, confidence=0.9)]] * named
-    frames += [[R("8s", box=eight), lying]] * rest
+    many frames before its reads grow timid. ``part``: what reads ``first`` is a box over three quarters of the 8s;
+    ``outlines``: both are read with their outlines."""
+    eight, ace = (100, 100, 160, 190), ((100, 112, 150, 190) if part else (105, 95, 170, 185))
+    lying, eights = R(first, conf, box=ace, under=(1,) if strip else ()), R("8s", box=eight)
+    if outlines:
+        lying, eights = _outlined(lying), _outlined(eights)
+    frames = [[eights]] * 6 + [[eights, replace(lying, confidence=0.9)]] * named
+    frames += [[eights, lying]] * rest
     way = _carried("7d", (260, 95), -20, 5)
-    frames += [[R("8s", box=eight), w] for w in way] + [[]] * 2 + [[R("7d", 0.9, box=(108, 96, 170, 186))]] * 20
+    frames += [[eights, w] for w in way] + [[]] * 2 + [[R("7d", 0.9, box=(108, 96, 170, 186))]] * 20
     frames += [[]] * gone
     st, events = Stabilizer(), []
     for i, reads in enumerate(frames):
@@ -918,6 +928,20 @@ def test_a_strip_read_timidly_under_the_card_thrown_onto_it_is_no_card():
     """Something lies on it in every read: what shows of a card under others, not a card lying on top."""
     laid = _glimpsed_then_covered(strip=True)
     assert [e.card for _, e in laid] == ["8s", "7d"]
+
+
+def test_a_part_of_a_card_in_view_boxed_again_and_read_as_another_is_no_card_the_thrown_card_covers():
+    """Held-out pile 703894: a box over three quarters of the upcard 9c, read Tc at 0.37 now and then while the 9c
+    was read surely, was taken for a card the trump 6 covered; the table, shown it, named the 9c, and the upcard
+    was recorded as the lead. Two cards never lie whole on top in one place: it is the 9c boxed again."""
+    laid = _glimpsed_then_covered(part=True, outlines=True)
+    assert [e.card for _, e in laid] == ["8s", "7d"]
+
+
+def test_a_card_read_timidly_across_one_read_surely_with_their_outlines_is_still_asked_once_covered():
+    """Its outline does not lie within the 8s's: a card of its own, as without outlines."""
+    laid = _glimpsed_then_covered(outlines=True)
+    assert [e.card for _, e in laid] == ["8s", "As", "7d"]
 
 
 def test_a_timid_read_of_a_card_played_already_covered_by_a_thrown_card_is_no_new_card():

@@ -93,6 +93,16 @@ def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
+def quad_within(a: np.ndarray, b: np.ndarray) -> float:
+    """Share of convex outline ``a`` that lies inside convex outline ``b``."""
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    area = abs(cv2.contourArea(a))
+    if area <= 0:
+        return 0.0
+    inter, _ = cv2.intersectConvexConvex(cv2.convexHull(a), cv2.convexHull(b))
+    return float(inter / area)
+
+
 def quad_iou_aabb(a: np.ndarray, b: tuple[float, float, float, float]) -> float:
     """IoU of the axis-aligned box around quad ``a`` with box ``b`` (x1, y1, x2, y2)."""
     ax1, ay1 = a.min(axis=0)

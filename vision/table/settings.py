@@ -28,6 +28,10 @@ class TrackerSettings:
     alternative_weight: float = setting(0.5, "a next-best read votes with this share of its probability")
     match_iou: float = setting(0.3, "a read matches a track at this box IoU or more")
     match_cover: float = setting(0.8, "a read this much within a track's box is that card, partly covered")
+    part_within: float = setting(0.95, "a timid read whose outline lies this much within the outline of a "
+                                       "sure read of its frame, nothing on that card, is a part of that card "
+                                       "boxed again: a card thrown on top lies so only squarely over it, hiding "
+                                       "it (a card turned 5 degrees on another lies 0.956 within it)")
     still_iou: float = setting(0.8, "a box meeting its earlier self at this IoU or more lies still")
     edge_hits: int = setting(12, "frames a card cut by the picture's edge must lie still: its clipped box "
                                  "hardly changes while it slides in")
