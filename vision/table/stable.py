@@ -370,16 +370,16 @@ class Stabilizer:
                        and self.lies_on(r.box, read.box) for r in frame)
 
     def _part_of(self, read: Read, sure: Sequence[Read]) -> bool:
-        """``read``'s outline lies within that of a sure read of its frame with nothing on it (``part_within``): a
-        part of that card boxed again, no glimpse of a card of its own (held-out pile 703894: a box over three
-        quarters of the upcard, read Tc at 0.37 now and then, was taken for a card the trump 6 covered, and the
-        answer, the upcard, for the lead). Reads without an outline are not judged: a card lies within the
-        upright box of one turned under it."""
-        part = getattr(read, "corners", None)
-        if part is None or len(part) < 3:
+        """``read``'s outline lies within that of a sure read of its frame that saw its card whole
+        (``part_within``): a part of that card boxed again, no glimpse of a card of its own (held-out pile
+        703894: a box over three quarters of the upcard, read Tc at 0.37 now and then, was taken for a card the
+        trump 6 covered, and the answer, the upcard, for the lead). Reads without an outline are not judged: a
+        card lies within the upright box of one turned under it."""
+        part = _outline(read)
+        if not part:
             return False
-        return any(_whole(r) and len(getattr(r, "corners", None) or ()) >= 3
-                   and quad_within(part, r.corners) >= self.settings.part_within for r in sure)
+        wholes = [outline for r in sure if _whole(r) and (outline := _outline(r))]
+        return any(quad_within(part, outline) >= self.settings.part_within for outline in wholes)
 
     def _on_a_card(self, read: Read, frame: Sequence[Read]) -> bool:
         """``read`` lies on a card: the frame shows one under it, or a card named from reads of its own (not
@@ -969,7 +969,7 @@ class Stabilizer:
         """The card named here still shows its sides round the card now read here: one was thrown onto it."""
         if self._sides is None:
             return False
-        in_view = [r.corners for r in self._reads if len(getattr(r, "corners", None) or []) == 4]
+        in_view = [outline for r in self._reads if (outline := _outline(r))]
         shown = self._sides(track.named_corners, in_view)
         return shown is not None and shown >= self.settings.still_shown
 
@@ -1024,6 +1024,12 @@ class Carried:
 def _whole(read: Read) -> bool:
     """``read`` saw its card whole: not cut by the picture's edge, no card on it."""
     return not getattr(read, "cut", False) and not getattr(read, "under", ())
+
+
+def _outline(read: Read) -> list:
+    """``read``'s outline, its four corners, where the reader gave one; else empty."""
+    corners = list(getattr(read, "corners", None) or [])
+    return corners if len(corners) == 4 else []
 
 
 def _read_prob(read: Read) -> float:
