@@ -1030,7 +1030,7 @@ def test_a_card_hidden_by_a_hand_where_it_lay_is_not_the_card_then_laid_half_on_
     """Held-out Kratzen pile 703995: the hand laying the 8d half onto the turned Js hid the Js for a few frames;
     the 8d's read, off where the Js lay, took the Js's track, and the Js, read again where it lay, started a
     track of its own, a second Js asked about and recorded as the lead. A card hidden where it lay still does not
-    move under the hand: a read of another card away from that spot is another card."""
+    move under the hand: a read of a card seen coming, away from that spot, is that card."""
     way = _carried("8d", (260, 130), -25, 4)  # heading for the 6h from the right
     landing, half_on = (115, 125, 175, 215), (125, 140, 185, 230)  # IoU 0.37 with the 6h's box, then 0.2
     frames = [[R("6h")]] * 10 + [[R("6h"), w] for w in way] + [[]] * 4 + [[R("8d", box=landing)]] * 2
