@@ -812,7 +812,7 @@ def test_a_card_read_timidly_as_it_landed_and_again_as_it_lies_does_not_hold_its
     t.to_play()
     t.frames(1, extra=[R("9h", SPOT["Beat"], 0.37)])  # Beat's lead lands, read only timidly
     t.frames(6, extra=[R("9h", SPOT["Beat"], 0.55)])  # named, but not surely: it is read on for a moment
-    t.frames(4, extra=[R("9h", SPOT["Beat"], 0.4)])  # its reads sag again as it lies
+    t.frames(6, extra=[R("9h", SPOT["Beat"], 0.4)])  # its reads sag again as it lies: read on, then asked
     assert [(a.player, a.read) for a in t.watcher.asks.values()] == [("Beat", "9h")]
 
 
@@ -860,14 +860,14 @@ def test_a_timid_read_on_the_last_card_is_a_card_thrown_onto_it_only_if_seen_com
 
 @pytest.mark.parametrize("layout", [None, "zones"], ids=["without zones", "with zones"])
 def test_the_upcard_read_only_timidly_once_its_track_ended_does_not_hold_up_the_lead(layout):
-    """Held-out pile hand 701126: on a patterned cloth the upcard's reads fell under min_conf and its track
-    ended, but it was still glimpsed where it lay; taken for a card laid before the lead and still being
+    """Held-out pile hand 701126: on a patterned cloth the upcard's track ended, and it was glimpsed where it lay; taken for a card laid before the lead and still being
     read, it held the lead back until the next card covered it, and a whole trick went unrecorded."""
     t = Table(zones() if layout else None)
     t.to_play()
     t.lying.pop("Kh")
     timid_upcard = R("Kh", SPOT["upcard"], 0.35)
-    t.frames(20, extra=[timid_upcard])  # its track ends; its timid reads lie on
+    t.frames(20)  # unread a while (a hand over it), its track ends
+    t.frames(10, extra=[timid_upcard])  # then read again, only timidly, where it lies
     assert "Kh" not in t.watcher.status()["on_table"]
     t.lying["9h"] = SPOT["Beat"]
     t.frames(8, extra=[timid_upcard])

@@ -52,7 +52,7 @@ def test_a_card_read_only_timidly_is_adopted_unsettled_and_its_timid_reads_keep_
     st = Stabilizer(min_conf=0.5, gone_after=8)
     feed(st, [[R("Kd", confidence=0.3, alternatives=[("Kh", 0.2)])]] * 10)
     (g,) = st.glimpses
-    laid = st.adopt(g, 0.5)
+    (laid,) = st.adopt(g, 0.5)
     assert laid.card == "Kd" and not laid.settled and laid.first_seen == 0.0 and laid.choices[0][0] == "Kd"
     assert feed(st, [[R("Kd", confidence=0.3)]] * 20) == [] and st.glimpses == []
     assert [type(e).__name__ for _, e in feed(st, [[]] * 10)] == ["CardGone"]
@@ -76,7 +76,7 @@ def test_a_glimpsed_card_is_last_shown_by_a_timid_read_where_it_lies_not_by_one_
 def test_a_moving_glimpse_is_not_adopted():
     st = Stabilizer(min_conf=0.5)
     feed(st, [[R("Kd", confidence=0.3, box=(100 + 15 * i, 100, 160 + 15 * i, 190))] for i in range(10)])
-    assert st.adopt(st.glimpses[0], 0.5) is None
+    assert st.adopt(st.glimpses[0], 0.5) == []
 
 
 def test_two_cards_read_timidly_on_each_other_are_two_glimpses_each_lying_still():
@@ -86,7 +86,7 @@ def test_two_cards_read_timidly_on_each_other_are_two_glimpses_each_lying_still(
     under, over = R("6h", confidence=0.37, box=(263, 55, 360, 162)), R("8h", confidence=0.46, box=(281, 79, 362, 181))
     feed(st, [[under, over]] * 10)
     assert sorted(max(g.votes, key=g.votes.get) for g in st.glimpses) == ["6h", "8h"]
-    assert all(st.adopt(g, 0.5) is not None for g in list(st.glimpses))
+    assert all(st.adopt(g, 0.5) for g in list(st.glimpses))
 
 
 def test_a_card_read_only_timidly_as_it_landed_came_when_it_landed_not_when_its_reads_grew_sure():
@@ -801,6 +801,47 @@ def test_a_card_waiting_to_be_named_and_read_dimly_as_itself_where_it_lies_keeps
     found again after the 7c and the 9d, and went third)."""
     laid = dict(_dimmed_while_waiting())
     assert set(laid) == {"Kc", "7d"} and laid["Kc"] == 0.0 < laid["7d"]
+
+
+def _glimpse_laid_on_waiting(glimpse_frames: int = 10) -> tuple[Stabilizer, float]:
+    """A Kc carried in and lying still, read at 0.55 (waiting for surer reads), then covered by a card laid half
+    on it that is read only timidly, 7d at 0.3, for ``glimpse_frames`` frames: the Kc is read no more."""
+    st = Stabilizer()
+    kc = _carried("Kc", (0, 100), 20, 5)
+    frames = [[replace(r, confidence=0.55)] for r in kc] + [[R("Kc", 0.55)]] * 8
+    frames += [[R("7d", 0.3, box=(110, 120, 170, 210))]] * glimpse_frames
+    assert [e for _, e in feed(st, frames)] == []
+    return st, (len(frames) - 1) / REFERENCE_FPS
+
+
+def test_a_card_waiting_to_be_named_and_covered_by_a_card_read_only_timidly_is_asked_before_it():
+    """Held-out pile 704031: the 8s, read 0.55 for a second, was covered by the Qs, read only timidly; the Qs was
+    adopted as the lead, the 8s's track ended unnamed, and every play of the trick went a seat wrong."""
+    st, t = _glimpse_laid_on_waiting()
+    (g,) = st.glimpses
+    laid = st.adopt(g, t)
+    assert [(e.card, e.settled) for e in laid] == [("Kc", False), ("7d", False)]
+    assert laid[0].first_seen < laid[1].first_seen and laid[0].covered is not None
+
+
+def test_a_card_in_view_read_timidly_beside_the_card_on_it_is_not_adopted_as_its_next_best_read():
+    """Held-out pile 704031: the part of the 8s showing beside the Qs on it, read 8s at 0.4 and now and then 9s,
+    was adopted as the next card, 9s, and answered with what lay there on top."""
+    st = Stabilizer()
+    part = (100, 100, 160, 150)
+    frames = [[R("Ah")]] * 8 + [[R("Ah"), R("Ah" if k % 3 else "Kh", 0.35, box=part)] for k in range(12)]
+    feed(st, frames)
+    (g,) = st.glimpses
+    assert st.adopt(g, (len(frames) - 1) / REFERENCE_FPS, impossible={"Ah"}) == []
+
+
+def test_a_named_card_read_only_timidly_where_it_lies_is_still_there():
+    """A card landing half on it leaves it dimmer, not gone (held-out pile 704031: Beat's 9s, named but not yet
+    recorded, read 0.3-0.4 once the 9d lay half on it, lost its track, was found again after the 9d and went
+    after it)."""
+    frames = [[R("9s")]] * 8 + [[R("9s", 0.35)]] * 30
+    assert [type(e).__name__ for _, e in feed(Stabilizer(), frames)] == ["CardLaid"]
+    assert [type(e).__name__ for _, e in feed(Stabilizer(), frames + [[]] * 20)] == ["CardLaid", "CardGone"]
 
 
 def test_a_card_under_the_card_thrown_onto_it_is_gone_only_once_that_card_is():

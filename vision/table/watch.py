@@ -525,8 +525,8 @@ class Watcher:
                 continue  # read as the card it lies over: that card, read timidly where it lies (_sighted)
             if any(g.since <= self._gone_at.get(s.card, float("inf")) for s in under):
                 laid = st.adopt(g, t, self.impossible())
-                if laid is not None:
-                    return [laid]
+                if laid:
+                    return laid
         return []
 
     def _unread_upcard(self, t: float) -> list[CardLaid]:
@@ -543,8 +543,8 @@ class Watcher:
             if any(st.lies_on(s.box, g.box) for s in self.seen.values()):
                 continue  # a card in view read timidly for a while
             laid = st.adopt(g, t, self.impossible())
-            if laid is not None:
-                return [laid]
+            if laid:
+                return laid
         return []
 
     def _unread_lead(self, t: float) -> list[CardLaid]:
@@ -568,8 +568,8 @@ class Watcher:
             if any(st.lies_on(s.box, g.box) for s in self.seen.values()):
                 continue  # a card in view read timidly where it lies
             laid = st.adopt(g, t, impossible)
-            if laid is not None:
-                return [laid]
+            if laid:
+                return laid
         return []
 
     def _cleared_for_lead(self, hand: Hand | KratzenHand) -> float | None:
