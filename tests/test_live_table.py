@@ -860,8 +860,9 @@ def test_a_timid_read_on_the_last_card_is_a_card_thrown_onto_it_only_if_seen_com
 
 @pytest.mark.parametrize("layout", [None, "zones"], ids=["without zones", "with zones"])
 def test_the_upcard_read_only_timidly_once_its_track_ended_does_not_hold_up_the_lead(layout):
-    """Held-out pile hand 701126: on a patterned cloth the upcard's track ended, and it was glimpsed where it lay; taken for a card laid before the lead and still being
-    read, it held the lead back until the next card covered it, and a whole trick went unrecorded."""
+    """Held-out pile hand 701126: on a patterned cloth the upcard's track ended, and it was glimpsed where it lay;
+    taken for a card laid before the lead and still being read, it held the lead back until the next card
+    covered it, and a whole trick went unrecorded."""
     t = Table(zones() if layout else None)
     t.to_play()
     t.lying.pop("Kh")

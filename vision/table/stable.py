@@ -454,7 +454,10 @@ class Stabilizer:
         if not _options(glimpse.votes, impossible) or not glimpse.still() or self._its_own(glimpse):
             return []
         self.glimpses.remove(glimpse)
-        under = [e for tr in self._waiting_under(glimpse) for e in self._name_under(tr, t, impossible)]
+        under: list[CardLaid] = []
+        for tr in self._waiting_under(glimpse):
+            tr.under = True
+            under += self._name_under(tr, t, impossible)
         # its last timid read came this frame
         return under + [self._timid_track(glimpse.box, glimpse.since, glimpse.last, glimpse.votes, glimpse.reads, t,
                                           impossible, glimpsed=True)]
@@ -470,11 +473,8 @@ class Stabilizer:
         as another card: each came first and lies under it now (held-out pile 704031: the 8s, read 0.55 for a
         second, was covered by the Qs, read only timidly; the Qs was adopted as the lead, the 8s's track ended
         unnamed, and every play of the trick went a seat wrong)."""
-        under = [tr for tr in self.tracks if tr.card is None and not tr.under and tr.votes and self._lay_on_top(tr)
-                 and tr.first_seen < glimpse.since and tr.top != glimpse.named and self.lies_on(tr.box, glimpse.box)]
-        for tr in under:
-            tr.under = True
-        return under
+        return [tr for tr in self.tracks if tr.card is None and not tr.under and tr.votes and self._lay_on_top(tr)
+                and tr.first_seen < glimpse.since and tr.top != glimpse.named and self.lies_on(tr.box, glimpse.box)]
 
     def _timid_track(self, box: tuple[float, float, float, float], since: float, last: float, votes: dict[str, float],
                      reads: int, t: float, impossible, covered: float | None = None, **fields) -> CardLaid:
