@@ -349,7 +349,7 @@ def main(argv: list[str] | None = None) -> None:
           f"{sum(r['corrected'] for r in rows)} in {sum(r['corrected'] > 0 for r in rows)} hands "
           "(counted as right above; the page showed the wrong card until the correction)")
     closer = [r for r in rows if r["closer"] is not None]
-    print(f"hands in which the camera looked closer (it never saw the upcard): {len(closer)}"
+    print(f"hands in which the camera looked closer (it never saw the upcard or a trick's card): {len(closer)}"
           + (f", {sum(r['same'] for r in closer)} of them right" if closer else ""))
     fps = [r["fps"] for r in rows]
     print(f"processed frames per second: median {statistics.median(fps):.1f}, slowest hand {min(fps):.1f}  (bar: >= 20)")

@@ -29,7 +29,7 @@ from vision.table.live import LiveTable, run
 from vision.table.sources import Frame, Resilient
 from vision.table.settings import TABLE
 from vision.table.stable import Carried, Glimpse
-from vision.table.watch import AnswerError, Seen, Watcher
+from vision.table.watch import AnswerError, Notice, Seen, Watcher
 
 SEATS = ("Anna", "Beat", "Cla")
 # where each card lies (x1, y1, x2, y2): the upcard spot and one spot per player
@@ -952,6 +952,17 @@ def test_a_camera_asking_for_an_upcard_it_never_saw_looks_closer_from_then_on(la
     closer = [n for n in notices if n.kind == "camera"]
     assert [n.data for n in closer] == [{"state": "closer"}] and table.closer_since == asked
     assert table.recognizer.close
+
+
+@pytest.mark.parametrize("kind, closer", [("gathered", True), ("card", False), ("missed", False)])
+def test_a_camera_asking_for_a_trick_card_it_never_saw_looks_closer(kind, closer):
+    """A trick gathered before the camera saw its cards: they lay in plain view and the usual look missed
+    them, as it misses an upcard. A card seen but read unsurely, or a turn with no card seen, is no such
+    sign (the card may have been held in hand)."""
+    table = LiveTable(Watcher(Session(), zones()), Looking())
+    notices = table._look_closer([Notice("ask", "a question", {"kind": kind})], 12.0)
+    assert (table.closer_since == 12.0) is closer and table.recognizer.close is closer
+    assert [n.data for n in notices] == ([{"state": "closer"}] if closer else [])
 
 
 def test_a_camera_that_saw_the_upcard_keeps_its_usual_look():

@@ -40,6 +40,8 @@ MAT_UNSEEN = 5.0  # seconds the mat's markers may stay out of view (a hand over 
 # seconds are kept, one every RECALL_EVERY (a card is covered within a second or two of lying still; a
 # 1920x1080 frame is 6 MB, so 20 of them, not every frame).
 RECALL, RECALL_EVERY = 2.0, 0.1
+# asks about a card the camera never saw though it lay in plain view: each makes the camera look closer
+UNSEEN = frozenset({"upcard", "gathered"})
 
 
 class LiveTable:
@@ -94,20 +96,21 @@ class LiveTable:
         return notices
 
     def _look_closer(self, notices: list[Notice], t: float) -> list[Notice]:
-        """Once the table is asked for an upcard the camera never saw (a card lying alone, face up and still in
-        plain view), the camera looks closer for the rest of the evening (``closer_side``): at the usual size a
-        busy cloth hid every card from it, and the order of play then put the cards it did see at the
-        wrong seats. The table and its cloth stay, so it does not go back; it costs frames a second."""
+        """Once the table is asked for a card the camera never saw in plain view (the upcard, lying alone, or a
+        trick's card, gathered before it was seen), the camera looks closer for the rest of the evening
+        (``closer_side``): at the usual size a busy cloth hid those cards from it, and the order of play then
+        put the cards it did see at the wrong seats. The table and its cloth stay, so it does not go back; it
+        costs frames a second."""
         closer = getattr(self.recognizer, "closer", None)
         if closer is None or self.closer_since is not None:
             return []
-        if not any(n.kind == "ask" and n.data.get("kind") == "upcard" for n in notices):
+        if not any(n.kind == "ask" and n.data.get("kind") in UNSEEN for n in notices):
             return []
         looking = closer()
         if looking is self.recognizer:
             return []
         self.recognizer, self.closer_since = looking, t
-        return [Notice("camera", "the camera never saw the upcard: it looks closer at the table from now on "
+        return [Notice("camera", "the camera missed a card in plain view: it looks closer at the table from now on "
                        "(fewer frames a second)", {"state": "closer"})]
 
     def _keep(self, frame: Frame, name: str) -> None:
