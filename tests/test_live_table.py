@@ -249,6 +249,43 @@ def test_a_card_seen_thrown_onto_the_last_one_is_no_card_moved_and_is_recorded_u
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 
 
+def test_a_card_followed_all_the_way_onto_the_last_one_is_no_card_moved_and_is_recorded_unasked():
+    """Anna's Jh is followed by one track from her seat until it lies on Cla's Th, which goes out of sight under
+    it while Beat's 9h still lies: a card carried in towards the Th is no Th moved on (tuning pile hand 110: the
+    Qc, followed in from the edge of the picture, was asked as maybe the Ts it covered)."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.lay("Th", "Cla")
+    (ax, ay, _, _), (cx, cy, _, _) = SPOT["Anna"], _shifted("Cla", -10)
+    for k in range(1, 25):  # a step of 16 pixels a frame: one track follows it
+        x, y = ax + (cx - ax) * k / 24, ay + (cy - ay) * k / 24
+        t.frames(1, extra=[R("Jh", (x, y, x + 60, y + 90), 0.8)], hide={"Th"} if k > 21 else set())
+    t.lying["Jh"] = _shifted("Cla", -10)
+    t.frames(16, hide={"Th"})
+    assert t.watcher.asks == {}
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+
+
+def test_a_card_lifted_and_laid_again_read_as_another_is_asked_though_it_moved_towards_where_it_lay():
+    """Cla's Th is lifted, out of sight a moment, and laid again a little aside; its new track is first read over
+    a corner of where it lay, as the Jh, and moves back towards it. It may be the Th, moved: a card carried in
+    from elsewhere is first read off the card it covers."""
+    t = Table()
+    t.to_play()
+    t.lay("9h", "Beat")
+    t.lay("Th", "Cla")
+    t.lying.pop("Th")
+    t.frames(3)  # lifted: out of sight under the hand
+    for k in range(6):
+        x, y = 505 - 3 * k, 240 - 5 * k
+        t.frames(1, extra=[R("Jh", (x, y, x + 60, y + 90), 0.9)])
+    t.frames(30, extra=[R("Jh", (490, 210, 550, 300), 0.9)])
+    (ask,) = t.watcher.asks.values()
+    assert ask.cause == "twin" and ask.read == "Jh" and "Th" in ask.why
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+
+
 def test_a_card_thrown_exactly_onto_the_last_one_read_as_another_on_its_way_is_asked_not_a_correction():
     """Anna's card is read Jh on its way and lands squarely on Cla's Th; the spot then reads Qh. It is no
     re-read of the Th (held-out pile hand 701289 corrected Anna's right 7d to the 9d Beat's 8d was read

@@ -853,10 +853,27 @@ class Watcher:
                     other, since = self.vanished.get(code), s.first_seen - self._gone_at.get(code, -1e9)
                 if other is None or since > st.carried_for or s.first_seen < other.first_seen:
                     continue
-                if self._near(other.box, s.box) and not self.stabilizer.seen_coming(s.card, s.box, other.first_seen,
-                                                                                   s.first_seen):
+                if self._near(other.box, s.box) and not self._came_apart(s, other.box) \
+                        and not self.stabilizer.seen_coming(s.card, s.box, other.first_seen, s.first_seen):
                     return code
         return None
+
+    def _came_apart(self, s: Seen, box: tuple[float, float, float, float]) -> bool:
+        """``s``'s own track was first read off ``box`` (its centre outside it) and moved towards it: a card
+        carried in from elsewhere and thrown onto the card last seen there, which it covers (tuning pile hands
+        103, 110, 114, 118). That card moved on would be found again by a track taking up where its own ended,
+        moving away from there if at all; one lifted and laid again is first read over where it lay."""
+        track = self._track(s)
+        if track is None or track.came_from is None:
+            return False
+        if box_iou(track.came_from, track.box) >= self.stabilizer.settings.still_iou:
+            return False  # first read where it lies: found there, not carried in
+        (x, y), (x1, y1, x2, y2) = box_centre(track.came_from), box
+        if x1 <= x <= x2 and y1 <= y <= y2:
+            return False
+        spot = np.array(box_centre(box))
+        first, now = (hypot(*(np.array(box_centre(b)) - spot)) for b in (track.came_from, track.box))
+        return first > now
 
     def _strip_of(self, s: Seen) -> str | None:
         """A card of the trick in progress out of sight, or of the trick just played out while it lies
