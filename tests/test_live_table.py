@@ -25,7 +25,7 @@ from engine.session import Session
 from tests.reads import R
 from vision.table.answers import RecordAnswers, Unhurried
 from vision.table.layout import TableLayout
-from vision.table.live import LiveTable, run
+from vision.table.live import LiveTable, _answer_asks, run
 from vision.table.sources import Frame, Resilient
 from vision.table.settings import TABLE
 from vision.table.stable import Carried, Glimpse
@@ -1522,6 +1522,26 @@ def test_a_gathered_trick_answer_the_record_refuses_leaves_the_question_and_the_
     monkeypatch.setattr(t.watcher, "_record", record)
     t.watcher.answer(ask.id, "Th")  # the chain (Anna's Jh) was kept
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+
+
+def test_an_answer_the_record_refuses_leaves_the_question_open_and_the_camera_watching_on(monkeypatch):
+    """A truthful answer the record cannot take (held-out Kratzen 704235: a corrected play moved a trick's
+    winner, and the plays after it fell out of turn) stopped the whole evening; it is refused, and asked on."""
+    t = Table()
+    _gathered_a_seat_late(t)
+    (ask,) = t.watcher.asks.values()
+    record = t.watcher._record
+
+    def refuse_plays(ev):
+        if isinstance(ev, CardPlayed):
+            raise IllegalEvent("refused", "test", {})
+        return record(ev)
+
+    monkeypatch.setattr(t.watcher, "_record", refuse_plays)
+    notices = []
+    _answer_asks(t.watcher, lambda w, a: "Th", notices.append)
+    assert list(t.watcher.asks) == [ask.id] and t.played() == [("Beat", "9h"), ("Cla", "Jh")]
+    assert [n.kind for n in notices] == ["waiting"] and "not taken" in notices[0].text
 
 
 def test_a_trick_gathered_with_only_its_lead_recorded_asks_for_the_cards_never_seen():

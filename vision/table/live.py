@@ -199,7 +199,7 @@ def _answer_asks(watcher: Watcher, answer: Answerer, on_notice: Callable[[Notice
         code, player = named if isinstance(named, tuple) else (named, None)
         try:
             notices = watcher.answer(ask.id, code, player)
-        except AnswerError as exc:
+        except (AnswerError, IllegalEvent) as exc:  # refused, nothing changed: the question stays for the table
             notices = [Notice("waiting", f"answer {code} to question {ask.id} not taken: {exc}")]
         for n in notices:
             on_notice(n)
