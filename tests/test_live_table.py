@@ -4,6 +4,8 @@ Each test lays cards as a camera would report them, frame by frame, and checks w
 record says. No model and no rendering: reads are made by hand.
 """
 
+from typing import Callable
+
 import numpy as np
 import pytest
 
@@ -1501,13 +1503,8 @@ def test_a_card_named_twice_for_a_trick_gathered_short_is_refused_and_the_questi
     assert list(t.watcher.asks) == [ask.id] and t.played() == [("Beat", "9h"), ("Cla", "Jh")]
 
 
-def test_a_gathered_trick_answer_the_record_refuses_leaves_the_question_and_the_plays_as_they_were(monkeypatch):
-    """Nothing changed, as the answer's promise says: the chain of named seats and the question stay."""
-    t = Table()
-    _gathered_a_seat_late(t)
-    (ask,) = t.watcher.asks.values()
-    t.watcher.answer(ask.id, "Jh")
-    (ask,) = t.watcher.asks.values()
+def _refusing_plays(t: Table, monkeypatch) -> Callable:
+    """The record refuses every play from now on, as a card it cannot take; returns its own ``_record``."""
     record = t.watcher._record
 
     def refuse_plays(ev):
@@ -1516,6 +1513,17 @@ def test_a_gathered_trick_answer_the_record_refuses_leaves_the_question_and_the_
         return record(ev)
 
     monkeypatch.setattr(t.watcher, "_record", refuse_plays)
+    return record
+
+
+def test_a_gathered_trick_answer_the_record_refuses_leaves_the_question_and_the_plays_as_they_were(monkeypatch):
+    """Nothing changed, as the answer's promise says: the chain of named seats and the question stay."""
+    t = Table()
+    _gathered_a_seat_late(t)
+    (ask,) = t.watcher.asks.values()
+    t.watcher.answer(ask.id, "Jh")
+    (ask,) = t.watcher.asks.values()
+    record = _refusing_plays(t, monkeypatch)
     with pytest.raises(IllegalEvent):
         t.watcher.answer(ask.id, "Th")
     assert list(t.watcher.asks) == [ask.id] and t.played() == [("Beat", "9h"), ("Cla", "Jh")]
@@ -1530,14 +1538,7 @@ def test_an_answer_the_record_refuses_leaves_the_question_open_and_the_camera_wa
     t = Table()
     _gathered_a_seat_late(t)
     (ask,) = t.watcher.asks.values()
-    record = t.watcher._record
-
-    def refuse_plays(ev):
-        if isinstance(ev, CardPlayed):
-            raise IllegalEvent("refused", "test", {})
-        return record(ev)
-
-    monkeypatch.setattr(t.watcher, "_record", refuse_plays)
+    _refusing_plays(t, monkeypatch)
     notices = []
     _answer_asks(t.watcher, lambda w, a: "Th", notices.append)
     assert list(t.watcher.asks) == [ask.id] and t.played() == [("Beat", "9h"), ("Cla", "Jh")]

@@ -159,6 +159,18 @@ def box_centre(a: tuple[float, float, float, float]) -> tuple[float, float]:
     return (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
 
 
+def centre_apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """Distance between the centres of boxes ``a`` and ``b``."""
+    (ax, ay), (bx, by) = box_centre(a), box_centre(b)
+    return hypot(ax - bx, ay - by)
+
+
+def centre_within(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """The centre of box ``a`` lies inside box ``b`` (edges included)."""
+    (x, y), (x1, y1, x2, y2) = box_centre(a), b
+    return x1 <= x <= x2 and y1 <= y <= y2
+
+
 Rect = tuple[tuple[float, float], tuple[float, float], float]  # OpenCV's rotated rect: centre, size, degrees
 
 

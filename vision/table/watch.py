@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from math import hypot
 from pathlib import Path
 from typing import Any, Callable
 
@@ -32,7 +31,7 @@ from engine.hand import Hand, IllegalEvent
 from engine.kratzen_hand import KratzenHand
 from engine.kratzen_session import KratzenSession
 from engine.session import Session
-from vision.recognize.geometry import box_centre, box_diagonal, box_iou, box_under, box_within
+from vision.recognize.geometry import box_diagonal, box_iou, box_under, box_within, centre_apart, centre_within
 
 from .games import TableGame, TrickView, game_of
 from .layout import UPCARD, TableLayout
@@ -491,8 +490,7 @@ class Watcher:
     def _near(self, box: tuple[float, float, float, float], other: tuple[float, float, float, float]) -> bool:
         """``other`` lies within ``carried_near`` of the card last seen at ``box``: where it may have come to
         rest, carried on a little."""
-        apart = hypot(*np.subtract(box_centre(box), box_centre(other)))
-        return apart <= self.stabilizer.settings.carried_near * box_diagonal(box)
+        return centre_apart(box, other) <= self.stabilizer.settings.carried_near * box_diagonal(box)
 
     def _sighted(self, t: float) -> None:
         """A card of the trick in progress out of sight, read again where it lay under its own name but only
@@ -868,12 +866,9 @@ class Watcher:
             return False
         if box_iou(track.came_from, track.box) >= self.stabilizer.settings.still_iou:
             return False  # first read where it lies: found there, not carried in
-        (x, y), (x1, y1, x2, y2) = box_centre(track.came_from), box
-        if x1 <= x <= x2 and y1 <= y <= y2:
+        if centre_within(track.came_from, box):
             return False
-        spot = np.array(box_centre(box))
-        first, now = (hypot(*(np.array(box_centre(b)) - spot)) for b in (track.came_from, track.box))
-        return first > now
+        return centre_apart(track.came_from, box) > centre_apart(track.box, box)
 
     def _strip_of(self, s: Seen) -> str | None:
         """A card of the trick in progress out of sight, or of the trick just played out while it lies
@@ -1310,8 +1305,7 @@ class Watcher:
         last = next((x for x in self.seen.values() if x.card == up), None) or self.vanished.get(up)
         if last is None:
             return True  # never seen: nothing says where it lay
-        (cx, cy), (x1, y1, x2, y2) = box_centre(s.box), last.box
-        return x1 <= cx <= x2 and y1 <= cy <= y2
+        return centre_within(s.box, last.box)
 
     def _gathered(self) -> list[Notice]:
         hand = self.hand
