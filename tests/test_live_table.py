@@ -745,6 +745,32 @@ def test_a_card_thrown_onto_the_last_one_keeps_its_turn_though_the_spot_reads_it
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 
 
+def test_a_card_laid_squarely_on_the_last_one_and_read_there_only_timidly_keeps_its_turn_before_the_next():
+    """Held-out hand 704202: Doris's 7s, laid squarely on the lead Jc and read there only timidly, its reads
+    broken by a moment of the Jc's, renamed the spot only after the Jd laid later was recorded: the two plays
+    were swapped. While a recorded card's spot reads another card that came before the next one, the next waits."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    th = R("Th", SPOT["Beat"], 0.58)  # Cla's Th lands squarely on the 9h, read only timidly there
+    del t.lying["9h"]
+    t.frames(4)  # the hand laying it hides the spot
+    t.frames(10, extra=[th])
+    t.frames(6, extra=[R("9h", SPOT["Beat"], 0.53)])  # for a moment the spot reads the 9h again ...
+    x, y, _, _ = SPOT["Anna"]
+    for k in range(10):  # ... as Anna carries her Jh in, read surely on its way
+        cx, cy = x + 100 - 10 * k, y + 50 - 5 * k
+        spot = R("9h", SPOT["Beat"], 0.53) if k < 6 else th
+        t.frames(1, extra=[spot, R("Jh", (cx, cy, cx + 60, cy + 90), 0.8)])
+    t.lying["Jh"] = SPOT["Anna"]  # it lands clear of both and is read surely
+    t.frames(30, extra=[th])
+    (ask,) = t.watcher.asks.values()  # the Th, read only timidly, is asked in its turn; the Jh waits
+    assert (ask.player, ask.cause, ask.choices[0][0]) == ("Cla", "timid", "Th") and t.played() == [("Beat", "9h")]
+    t.watcher.answer(ask.id, "Th")
+    t.frames(2, extra=[th])
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+
+
 def test_a_card_asked_about_in_a_frame_that_does_not_show_it_is_pictured_as_it_was_last_read():
     """Held-out pile hand 701986: Beat's 7c, asked about only once Cla's 8s lay on it, was pictured as the spot
     looked then, and the table named the 8s. A question is pictured from the last frame that read its card."""

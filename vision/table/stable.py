@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field, replace
 from itertools import takewhile
-from math import hypot
+from math import hypot, inf
 from typing import Callable, Iterable, Iterator, Protocol, Sequence
 
 from vision.recognize.geometry import box_centre, box_cover, box_diagonal, box_iou, box_within, quad_iou, quad_within
@@ -104,6 +104,7 @@ class Track:
     under: bool = False  # it lay whole on top, unnamed, when a card seen coming was thrown onto it: it lies under that
     # once named, reads here naming other cards: card -> [first t, last t, last box, reads] (Stabilizer._taken_at)
     others: dict[str, list] = field(default_factory=dict)
+    others_from: dict[str, int] = field(default_factory=dict)  # card -> its reads so far when ``others`` began it
     taken_since: float | None = None  # its reads went first to another card's track here: since then (_taken_at)
     first_read: dict[str, float] = field(default_factory=dict)  # card -> when a read first named it
     # card -> when a read last named it (its timid reads too, if glimpsed): when its picture last showed it
@@ -120,6 +121,7 @@ class Track:
         """A read of its named spot naming another card: perhaps one laid onto it, read here too."""
         first, _, _, n = self.others.get(read.card, (t, t, read.box, 0))
         self.others[read.card] = [first, t, read.box, n + 1]
+        self.others_from.setdefault(read.card, self.reads)
 
     def step(self) -> tuple[float, float]:
         """How far its box's centre moved between its last two reads."""
@@ -773,6 +775,7 @@ class Stabilizer:
         if not reread:  # or when the spot's reads turned to it, if sooner (held-out Kratzen pile hand 701774: the
             # Jh, laid half on the 8h and read there at 0.6, renamed the spot a second later, after the 8s came)
             thrown = track.top_since if thrown is None else min(thrown, track.top_since)
+            thrown = min(thrown, self._read_here_since(track, new))
         fresh = Track(self._next, track.box, first_seen=t, thrown=thrown)
         self._next += 1
         fresh.votes = {new: float(self.settings.window)}
@@ -966,6 +969,16 @@ class Stabilizer:
         spots += [o for c, o in self._others if c == read.card]
         return min((first for first, last, box, n in spots if n >= self.settings.min_hits and t - last <= span
                     and self.lies_on(box, read.box)), default=None)
+
+    def _read_here_since(self, track: Track, card: str) -> float:
+        """Since when named ``track``'s spot has read ``card``, where most of its reads since named it: a card laid
+        there read only timidly, its reads broken by the card under it, came when they began, as a card whose
+        reads that track took (:meth:`_taken_at`; held-out hand 704202: a 7s on the lead Jc, read for 0.2 s, then
+        the Jc for 0.6 s, then the 7s again until it renamed the spot, went after the Jd thrown in the gap). Stray
+        misreads of the spot long before are no start (tuning pile 118: the upcard, read 7d now and then)."""
+        first, _, _, n = track.others.get(card, (inf, 0.0, None, 0))
+        since = track.reads - track.others_from.get(card, track.reads) + 1
+        return first if n >= self.settings.min_hits and 2 * n > since else inf
 
     def _leave_reads(self, track: Track, read: Read, t: float) -> None:
         """An unnamed card that lay whole on top, its track now taken by a read of another card off where it lay (a
