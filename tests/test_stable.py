@@ -429,6 +429,20 @@ def test_a_card_read_on_its_way_and_only_timidly_as_another_where_it_lands_is_as
     assert [c for c, _ in laid[1].choices] == ["8h", "7h"] and laid[1].way == ("7h",)
 
 
+def test_a_spot_glimpsed_jittering_as_the_card_it_reads_is_no_card_seen_coming_against_one_read_on_its_way():
+    """Held-out Kratzen pile 704239: the 9h, read on its way, was thrown onto the Kh; boxes of the pile read Kd at
+    0.1-0.45 slid a little across the Kh where they were first read, and were taken for a Kd carried in, so the
+    spot, read Kd timidly, was recorded Kd unasked. A glimpse alone is no way read against one whose reads count."""
+    way = [replace(r, confidence=0.65) for r in _carried("7h", (-60, 100), 20, 3)]
+    glimpse = [R("8h", 0.3, box=(100, 100, 160, 190)), R("8h", 0.3, box=(112, 108, 172, 198))]
+    landed = R("8h", confidence=0.6, box=(120, 100, 180, 190))
+    feed_frames = [[R("6h")]] * 6 + [[R("6h"), w] for w in way] + [[R("6h"), g] for g in glimpse]
+    feed_frames += [[R("6h")]] * 2 + [[landed]] * 20
+    laid = [e for _, e in feed(Stabilizer(), feed_frames) if isinstance(e, CardLaid)]
+    assert [(e.card, e.settled) for e in laid] == [("6h", True), ("8h", False)]
+    assert [c for c, _ in laid[1].choices] == ["8h", "7h"] and laid[1].way == ("7h",)
+
+
 def _two_seen_coming(lying: list) -> list:
     """A 7h and then an 8h seen coming onto the 6h (the 8h from above), the spot then read 8h at 0.6, with
     ``lying`` (timid reads) beside it each frame: what is laid."""

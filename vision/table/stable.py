@@ -733,7 +733,11 @@ class Stabilizer:
         read Th at 0.6 lying on the Jc); and where other cards were seen coming too, none as this one surely,
         and the spot reads it only timidly while one of them lies still across it, read as itself (held-out
         Kratzen pile 702367: a 7d thrown onto the Jd was seen coming as 7d and as 6d, and a box across it read
-        6d at 0.6 where it lay; the 6d took its turn). An unnamed track whose reads favour a card already named
+        6d at 0.6 where it lay; the 6d took its turn); and where the spot reads the new card only timidly, seen
+        coming only in a glimpse (reads too timid to count), and another card came in reads that count: a glimpse
+        of the spot jittering in place looks just like a card landing (held-out Kratzen pile 704239: boxes of the
+        pile read Kd at 0.1-0.45 slid across the Kh, the 9h was thrown there, and the spot was recorded Kd).
+        An unnamed track whose reads favour a card already named
         (a card in view found again, :meth:`_stray`) holds that card here: one laid onto it is tested the same way
         (held-out pile hand 702455: the 9d landed squarely on the Jd, found again, and its reads never outweighed
         the Jd's; the Kd after it took its turn). A named card hidden a moment and then read as another where it
@@ -791,8 +795,11 @@ class Stabilizer:
         # a card that lay there came on its own; one that cannot be new here is that card, read as the hand passed
         rivals = {c.card for c in own} - {new} - {e.card for e in under} - set(impossible)
         doubted = not coming and (in_place or any(c.sure for c in came))
+        # seen coming only in a glimpse, against a rival seen coming in reads that count
+        glimpsed = not any(c.card == new and not c.glimpsed for c in came) \
+            and any(c.card in rivals and not c.glimpsed for c in own)
         timid = not sure and not any(c.sure for c in came if c.card == new) \
-            and (not coming or self._lying_across(rivals, track, t))  # neither read outweighs the other
+            and (not coming or glimpsed or self._lying_across(rivals, track, t))  # neither read outweighs the other
         if rivals and (doubted or timid):  # read as another on its way: which?
             way = tuple(sorted(rivals))
             others = tuple((c, 0.0) for c in way)
@@ -1029,6 +1036,7 @@ class Carried:
     sure: bool = False  # its reads on its way named it as surely as reads of a card lying name one
     came_from: tuple[float, float, float, float] | None = None  # where it was first read
     last_seen: float | None = None  # when it was last read: lost from view then
+    glimpsed: bool = False  # seen only in reads too timid to count (a glimpse): perhaps the spot's own box jittering
 
     @classmethod
     def of(cls, track: Track, sure_weight: float) -> Carried:
@@ -1044,7 +1052,7 @@ class Carried:
         (a, b), (c, d) = box_centre(glimpse.came_from), box_centre(glimpse.box)
         n = max(1, glimpse.reads - 1)
         return cls(glimpse.named, glimpse.box, glimpse.since, ((c - a) / n, (d - b) / n), came_from=glimpse.came_from,
-                   last_seen=glimpse.last)
+                   last_seen=glimpse.last, glimpsed=True)
 
     @property
     def lost(self) -> float:
