@@ -443,6 +443,17 @@ def test_a_spot_glimpsed_jittering_as_the_card_it_reads_is_no_card_seen_coming_a
     assert [c for c, _ in laid[1].choices] == ["8h", "7h"] and laid[1].way == ("7h",)
 
 
+@pytest.mark.parametrize("first, carried", [("Kd", False), ("7h", True)],
+                         ids=["moved while read as another card", "moved while read as its card"])
+def test_a_glimpse_is_a_card_carried_in_only_where_reads_naming_that_card_moved(first, carried):
+    """Held-out 704267: a glimpse began with the Kd landing on the 6h, read 0.25, then took the 6h's strip under
+    it, read 7h at 0.4 where it lay; taken for a 7h carried in, it let the 6h's spot be renamed 7h unasked."""
+    st = Stabilizer()
+    feed(st, [[R(first, 0.25, box=(80, 110, 140, 200))]] + [[R("7h", 0.4, box=(100, 100, 160, 190))]] * 6)
+    (g,) = st.glimpses
+    assert g.named == "7h" and g.carried(st.settings.still_iou) is carried
+
+
 def _two_seen_coming(lying: list) -> list:
     """A 7h and then an 8h seen coming onto the 6h (the 8h from above), the spot then read 8h at 0.6, with
     ``lying`` (timid reads) beside it each frame: what is laid."""

@@ -214,6 +214,7 @@ class Glimpse:
     lay_reads: int = 0  # reads since ``lay_since``
     lay_whole: int = 0  # of those reads, how many saw a card whole (not cut, nothing on it)
     lain: list[Lie] = field(default_factory=list)  # where it lay before its box jumped (the stabilizer takes them)
+    first_box: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)  # card -> its first read's box
 
     def __post_init__(self) -> None:
         if self.came_from is None:
@@ -225,9 +226,13 @@ class Glimpse:
         return max(self.votes, key=self.votes.__getitem__)
 
     def carried(self, still_iou: float) -> bool:
-        """Read more than once and moved from where it was first read: a card on its way, read timidly
-        (blurred, half under the hand that throws it), as a track's card is seen passing."""
-        return self.reads > 1 and box_iou(self.came_from, self.box) < still_iou
+        """Read more than once, and moved from where a read first named the card it names most: a card on its
+        way, read timidly (blurred, half under the hand that throws it), as a track's card is seen passing. A
+        glimpse that moved only while its reads named another card is no such card carried in (held-out 704267:
+        a glimpse began with the Kd landing, then took the 6h's strip under it, read 7h where it lay; a 7h was
+        taken for thrown there and recorded)."""
+        start = self.first_box.get(self.named, self.came_from) if self.votes else self.came_from
+        return self.reads > 1 and box_iou(start, self.box) < still_iou
 
     def still(self) -> bool:
         """It was read again where it came to rest: a card lying, not a hand passing."""
@@ -254,6 +259,7 @@ class Glimpse:
             self.lay_box, self.lay_since, self.lay_votes, self.lay_reads, self.lay_whole = read.box, t, {}, 0, 0
             self.lay_first = {}
         self.box, self.last, self.reads = read.box, t, self.reads + 1
+        self.first_box.setdefault(read.card, read.box)
         self.votes[read.card] = self.votes.get(read.card, 0.0) + read.confidence
         self.lay_votes[read.card] = self.lay_votes.get(read.card, 0.0) + read.confidence
         self.lay_first.setdefault(read.card, t)
