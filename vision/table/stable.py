@@ -123,6 +123,13 @@ class Track:
         self.others[read.card] = [first, t, read.box, n + 1]
         self.others_from.setdefault(read.card, self.reads)
 
+    def run(self) -> tuple[str | None, list[float]]:
+        """The card its last reads name, and the confidences of those reads in a row naming it, newest first."""
+        if not self.tops:
+            return None, []
+        new = self.tops[-1][0]
+        return new, [conf for _, conf in takewhile(lambda top: top[0] == new, reversed(self.tops))]
+
     def step(self) -> tuple[float, float]:
         """How far its box's centre moved between its last two reads."""
         if len(self.boxes) < 2:
@@ -231,8 +238,7 @@ class Glimpse:
         glimpse that moved only while its reads named another card is no such card carried in (held-out 704267:
         a glimpse began with the Kd landing, then took the 6h's strip under it, read 7h where it lay; a 7h was
         taken for thrown there and recorded)."""
-        start = self.first_box.get(self.named, self.came_from) if self.votes else self.came_from
-        return self.reads > 1 and box_iou(start, self.box) < still_iou
+        return self.reads > 1 and box_iou(self.first_box[self.named], self.box) < still_iou
 
     def still(self) -> bool:
         """It was read again where it came to rest: a card lying, not a hand passing."""
@@ -755,10 +761,9 @@ class Stabilizer:
         pile, read timidly in a jumping box as the thrown card went by)."""
         if not track.tops or not self._still(track):
             return []  # a card being swept off the table is not a new card
-        new = track.tops[-1][0]
+        new, run = track.run()
         if new == (track.card or track.top) or new in impossible:
             return []
-        run = [conf for _, conf in takewhile(lambda top: top[0] == new, reversed(track.tops))]  # newest first
         if len(run) < self.settings.window:
             return []
         sure = sum(run[:self.settings.window]) >= self.settings.window * self.settings.sure_conf

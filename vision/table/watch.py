@@ -1197,13 +1197,11 @@ class Watcher:
         only after the Jd laid later was recorded, and the two plays were swapped). For a little while only."""
         if tr.card is None or tr.card == s.card or self.now - tr.top_since > patience:
             return False
-        window = self.stabilizer.settings.window
-        recent = list(tr.tops)[-window:]
-        new = recent[-1][0] if recent else None
-        if len(recent) < window or new in (tr.card, s.card) or any(c != new for c, _ in recent):
+        new, run = tr.run()
+        if len(run) < self.stabilizer.settings.window or new in (tr.card, s.card):
             return False
-        first = tr.others.get(new)
-        if first is None or first[0] >= s.played_at or new in self.impossible():
+        read_here = tr.others.get(new)  # [first t, last t, last box, reads]
+        if read_here is None or read_here[0] >= s.played_at or new in self.impossible():
             return False
         return self.layout is None or self._place(tr.box) is not None
 
