@@ -133,12 +133,18 @@ class CardsShown(Event):
 
 @dataclass(frozen=True)
 class CardPlayed(Event):
+    """``by_turn``: the card was seen laid (on a pile), not at a seat's place, so it is the play of whoever
+    is to play: ``player`` is who that was when it was recorded, and a correction earlier in the hand that
+    changes who leads seats it anew."""
+
     type: ClassVar[str] = "play"
     player: str
     card: Card
+    by_turn: bool = False
 
     def _payload(self) -> dict[str, Any]:
-        return {"player": self.player, "card": self.card.code}
+        seat = {"by_turn": True} if self.by_turn else {}
+        return {"player": self.player, "card": self.card.code, **seat}
 
 
 @dataclass(frozen=True)
@@ -219,6 +225,18 @@ def _name(data: Mapping[str, Any], key: str) -> str:
     if not value:
         raise EventError(f"field {key!r} must not be empty")
     return value
+
+
+def _flag(data: Mapping[str, Any], key: str) -> bool:
+    """An optional true/false field, false where absent."""
+    return _need(data, key, bool) if key in data else False
+
+
+def seated_by_turn(event: Event, seats: tuple[str, ...], turn: int | None) -> Event:
+    """A play recorded ``by_turn`` as the play of the seat to play now (``turn``; as recorded where nobody is)."""
+    if isinstance(event, CardPlayed) and event.by_turn and turn is not None and seats[turn] != event.player:
+        return replace(event, player=seats[turn])
+    return event
 
 
 def _card(data: Mapping[str, Any], key: str) -> Card:
@@ -304,7 +322,7 @@ _BUILDERS = {
     Exchanged: lambda d, m: Exchanged(_name(d, "player"), _need(d, "count", int), meta=m),
     TrumpSixSwapped: lambda d, m: TrumpSixSwapped(_name(d, "player"), meta=m),
     HandsKnown: _hands_known,
-    CardPlayed: lambda d, m: CardPlayed(_name(d, "player"), _card(d, "card"), meta=m),
+    CardPlayed: lambda d, m: CardPlayed(_name(d, "player"), _card(d, "card"), _flag(d, "by_turn"), meta=m),
     FlagRuled: lambda d, m: FlagRuled(_name(d, "flag"), _need(d, "upheld", bool), _hand_number(d), meta=m),
     RulesChanged: _rules_changed,
     Undo: lambda d, m: Undo(meta=m),

@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cards import Card
-from .events import BidMade, CardPlayed, CardsShown, CutShown, Event, Exchanged, HandsKnown, HandStarted, UpcardShown
+from .events import (BidMade, CardPlayed, CardsShown, CutShown, Event, Exchanged, HandsKnown, HandStarted, UpcardShown,
+                     seated_by_turn)
 from .kratzen import (PACK, WELI, KratzenRules, KratzenSettlement, cut_outcome, is_trump, legal_cards,
                       settle_tricks, trick_winner_index)
 from .reasons import IllegalEvent
@@ -82,6 +83,8 @@ class KratzenHand:
             raise _refuse(f"a {event.type!r} event does not belong in a hand of Kratzen")
         if self.phase == "done":
             raise _refuse("this hand is over; start the next hand")
+        if isinstance(event, CardPlayed) and event.by_turn:
+            event = seated_by_turn(event, self.seats, self.whose_turn())
         handler(event)  # every handler refuses before it changes anything
         self.events.append(event)
 

@@ -75,3 +75,15 @@ def test_a_correction_whose_target_was_dropped_is_reported():
                    {"type": "upcard", "card": "Zz"},
                    {"type": "correct_card", "target": 1, "card": "Ah"}]}))
     assert "was not kept" in s.problems[-1].message
+
+
+def test_a_play_seated_by_turn_says_so_in_its_record_and_a_play_at_a_seat_says_nothing_new():
+    from engine import CardPlayed, card
+    from engine.events import EventError, event_from_dict
+
+    laid = CardPlayed("Anna", card("9s"), by_turn=True)
+    assert laid.to_dict() == {"type": "play", "player": "Anna", "card": "9s", "by_turn": True}
+    assert event_from_dict(laid.to_dict()) == laid
+    assert CardPlayed("Anna", card("9s")).to_dict() == {"type": "play", "player": "Anna", "card": "9s"}
+    with pytest.raises(EventError, match="by_turn"):
+        event_from_dict({"type": "play", "player": "Anna", "card": "9s", "by_turn": "yes"})

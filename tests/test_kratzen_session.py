@@ -6,7 +6,8 @@ import random
 import pytest
 
 from engine import history
-from engine.events import CardCorrected, Undo
+from engine.cards import card
+from engine.events import CardCorrected, CardPlayed, CutShown, Undo, UpcardShown
 from engine.kratzen_session import KratzenSession
 from engine.kratzen_simulate import simulate_kratzen_session
 from engine.reasons import IllegalEvent
@@ -101,3 +102,29 @@ def test_each_event_of_a_hand_has_its_place_in_the_log_after_an_undo_and_a_corre
     s.record(CardCorrected(played, s.log[played].card))
     assert [s.log[p] for p in s.positions[-1]][1:] == s.current.events[1:]
     assert [len(p) for p in s.positions] == [len(h.events) for h in s.hands]
+
+
+def muss_trick_one_misread(by_turn: bool) -> tuple[KratzenSession, int]:
+    """A Muss (Anna strikes and leads, hearts trump) whose trick 1 has Beat's Ks misread 7s, so Doris's Ts seems
+    to win it; then Doris leads trick 2 as the record says. Returns the session and the misread's position."""
+    s = KratzenSession()
+    s.record(s.next_hand(("Anna", "Beat", "Cla", "Doris")))
+    s.record(CutShown((card("9c"),)))
+    s.record(UpcardShown(card("Kh")))
+    s.record(CardPlayed("Anna", card("8s")))
+    misread = s.record(CardPlayed("Beat", card("7s")))
+    for p, c in [("Cla", "9s"), ("Doris", "Ts"), ("Doris", "Jc"), ("Anna", "Qc")]:
+        s.record(CardPlayed(p, card(c), by_turn=by_turn))
+    return s, misread
+
+
+def test_a_correction_that_changes_who_won_a_trick_seats_the_cards_laid_by_turn_after_it_anew():
+    s, misread = muss_trick_one_misread(by_turn=True)
+    s.record(CardCorrected(misread, card("Ks")))
+    assert [s.current.seats[p.player] for p in s.current.trick] == ["Beat", "Cla"]
+
+
+def test_a_correction_that_leaves_a_play_at_a_seats_place_out_of_turn_is_refused():
+    s, misread = muss_trick_one_misread(by_turn=False)
+    with pytest.raises(IllegalEvent, match="Beat's turn"):
+        s.record(CardCorrected(misread, card("Ks")))

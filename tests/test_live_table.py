@@ -2293,3 +2293,22 @@ def test_the_last_trick_read_timidly_as_it_is_gathered_is_no_lead():
     t.lying.clear()
     t.frames(30, extra=[strip])
     assert t.watcher.asks == {} and len(t.played()) == 3
+
+
+def test_a_correction_that_changes_who_won_a_trick_seats_the_cards_laid_on_the_pile_after_it_anew():
+    """Cla's Ks read surely as the 7s gave Anna trick 1, so the cards laid on the next pile were recorded from
+    Anna on; the table's correction gives Cla the trick, and those cards are Cla's and Anna's (Kratzen pile hand
+    704235: a truthful correction was refused, "it is Cla's turn to play", and the misread card stood)."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9s", "Beat")
+    t.lay("7s", "Cla")
+    t.lay("Ts", "Anna")
+    t.take("9s", "7s", "Ts")
+    t.lay("6c", "Anna")
+    t.lay("8c", "Beat")
+    assert t.played()[-2:] == [("Anna", "6c"), ("Beat", "8c")]
+    t.tap(CardCorrected(t.watcher._recorded_at("7s"), card("Ks")))
+    t.frames(8)
+    assert t.played() == [("Beat", "9s"), ("Cla", "Ks"), ("Anna", "Ts"), ("Cla", "6c"), ("Anna", "8c")]
+    assert not t.hand.flags and t.watcher.asks == {}

@@ -224,3 +224,33 @@ def test_an_opening_pot_is_whole_rappen_and_never_negative():
     for bad in (-5, 2.5, "340", True):
         with pytest.raises(ValueError, match="opening pot"):
             Session(opening_pot=bad)
+
+
+def trick_one_misread(s: Session, by_turn: bool) -> int:
+    """Trick 1 with Cla's Ks misread 7s (so Anna's 9s seems to win it), then trick 2 as laid, led by whoever
+    the record says; returns the misread play's log position."""
+    started_play(s)
+    s.record(CardPlayed("Beat", card("6s")))
+    misread = s.record(CardPlayed("Cla", card("7s")))
+    for p, c in [("Doris", "8s"), ("Anna", "9s"), ("Anna", "Ts"), ("Beat", "Js"), ("Cla", "Qs"), ("Doris", "As")]:
+        s.record(CardPlayed(p, card(c), by_turn=by_turn))
+    return misread
+
+
+def test_a_correction_that_changes_who_won_a_trick_seats_the_cards_laid_by_turn_after_it_anew():
+    s = Session()
+    misread = trick_one_misread(s, by_turn=True)
+    s.record(CardCorrected(misread, card("Ks")))
+    first, second = s.current.tricks[:2]
+    assert s.current.seats[first.winner] == "Cla"
+    assert [s.current.seats[p.player] for p in second.plays] == ["Cla", "Doris", "Anna", "Beat"]
+    assert not s.current.flags
+
+
+def test_a_play_at_a_seats_place_keeps_its_player_after_a_correction_and_is_flagged_out_of_turn():
+    s = Session()
+    misread = trick_one_misread(s, by_turn=False)
+    s.record(CardCorrected(misread, card("Ks")))
+    second = s.current.tricks[1]
+    assert [s.current.seats[p.player] for p in second.plays] == ["Anna", "Beat", "Cla", "Doris"]
+    assert "out_of_turn" in {f.rule for f in s.current.flags.values()}

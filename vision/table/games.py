@@ -157,13 +157,14 @@ def _view(hand: Any, number: int, plays: list, winner: int | None = None) -> Tri
 
 
 def _play(hand: Any, c: Card, seat: str | None) -> tuple[Event | None, str]:
-    """The card is played: by the player at whose place it lies, else by the player to play."""
+    """The card is played: by the player at whose place it lies, else by the player to play (``by_turn``: a
+    correction earlier in the hand that changes who leads seats it anew)."""
     if seat:
         return CardPlayed(seat, c), ""
     turn = hand.whose_turn()
     if turn is None:
         return None, f"{c.code} lies on the table but nobody is to play"
-    return CardPlayed(hand.seats[turn], c), ""
+    return CardPlayed(hand.seats[turn], c, by_turn=True), ""
 
 
 TableGame = type[ChratzeTable] | type[KratzenTable]
