@@ -696,6 +696,23 @@ def test_the_page_asks_again_for_a_play_whose_card_the_table_named_for_another_a
         assert t.played()[0] == ("Beat", "8c")
 
 
+def test_the_page_asks_whether_the_next_player_laid_a_card_on_the_piles_top_card_and_a_tap_records_it(browser, tmp_path):
+    """Cla's Ts, the pile's top card, now reads Kd where it lies: the page asks whether Anna laid the Kd on it,
+    and "yes" keeps Cla's Ts and records Anna's Kd."""
+    from tests.test_live_table import _ts_read_as_kd_on_the_pile
+
+    app = create_app(tmp_path, pin=PIN)
+    t = table_of(app, _ts_read_as_kd_on_the_pile)
+    with serving(app) as url, landscape_page(browser, pin=PIN) as page:
+        page.goto(url + "/")
+        page.wait_for_selector("section.ask.laid-on")
+        heading = page.inner_text("section.ask.laid-on h2")
+        assert "Ts" in heading and "Cla" in heading and "Anna" in heading and "Kd" in heading
+        page.locator("section.ask.laid-on button.keep").click()
+        page.wait_for_function("STATE && STATE.camera && !STATE.camera.asks.some(a => a.kind === 'laid_on')")
+        assert t.played() == [("Beat", "9s"), ("Cla", "Ts"), ("Anna", "Kd")]
+
+
 def test_the_page_asks_whether_a_card_out_of_sight_lies_there_still_and_a_tap_brings_the_table_back(browser, tmp_path):
     """Beat's 9h went out of sight while Cla's Th lies: the page asks whether it lies there still, under a
     card; the tap says so and the table is back in step."""

@@ -10,8 +10,8 @@ first card of it the record does not hold where it was played is the card missed
 player, where moving the later plays a seat on gives the trick as played; otherwise (a misread is mixed
 in) the player asked is named their own card, seat by seat. An ask whether a card of the trick out of
 sight lies there still is answered yes (its code) where the record holds it as played, else left open. An
-ask about a play recorded again (the table named its card for another play) takes that player's card of
-that trick in the record.
+ask about a play recorded again (the table named its card for another play), or about the pile's top card
+read as another (misread, or a card laid on it?), takes that player's card of that trick in the record.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class RecordAnswers:
             plays = [ev for ev in truth if isinstance(ev, CardPlayed)]
             n = sum(isinstance(ev, CardPlayed) for ev in hand.events)
             return plays[n].card.code if n < len(plays) and plays[n].player == ask.player else "none"
-        if ask.kind == "again":  # the camera's play of a card the table named since for another
+        if ask.kind in ("again", "laid_on"):  # a play the camera recorded, asked about: the player's card
             return self._play_in_trick(watcher, ask.player, ask.trick, truth)
         if ask.kind == "vanished":  # out of sight while the trick lies: still there, where it was played there
             return ask.read if self._play_in_trick(watcher, ask.player, ask.trick, truth) == ask.read else None

@@ -91,14 +91,17 @@ class Ask:
     # trick was taken in before the camera saw ``player``'s card: which was it; upcard: play began at a
     # player's place, but the camera never saw the upcard turned: which is it; vanished: does ``read``, a card
     # of the trick out of sight while the rest lies, lie there still; again: the camera recorded ``read`` as
-    # ``player``'s card of ``trick``, and the table has named it since for another play: which was ``player``'s
+    # ``player``'s card of ``trick``, and the table has named it since for another play: which was ``player``'s;
+    # laid_on: the camera recorded ``read`` as ``player``'s card of ``trick``, the pile's top card, and now reads
+    # it as another, ``plays[0]``'s card (the next player's): was ``read`` misread, or that card laid on it?
     kind: str = "card"
     cause: str = ""  # a card ask: the rule that doubted the camera's read (one of ``DOUBTS``)
     trick: int | None = None  # a gathered ask: the trick whose card it asks for
     # a gathered ask: the card recorded for ``player`` in that trick, which the table said was the next seat's
     late: str | None = None
     # a gathered ask: the trick's plays as recorded, (player, card) in play order; the card missed may be
-    # any of these players' (the plays after it were then recorded a seat early) or ``player``'s own
+    # any of these players' (the plays after it were then recorded a seat early) or ``player``'s own; a laid_on
+    # ask: the card that may lie on ``read``, with the player it would be
     plays: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
@@ -261,6 +264,8 @@ class Watcher:
             return self._answer_gathered(ask, named)
         if ask.kind == "again":
             return self._answer_again(ask, named)
+        if ask.kind == "laid_on":
+            return self._answer_laid_on(ask, named, seen)
         if ask.kind == "vanished":  # it lies there still: the page's "carry on without" it, asked for
             if named != ask.read:
                 raise AnswerError(f"question {ask_id} asks whether {ask.read} still lies on the trick: answer "
@@ -312,6 +317,27 @@ class Watcher:
         else:
             self._record(CardCorrected(position, card(named)).with_meta(source="table", asked=ask.id,
                                                                         t=round(self.now, 3)))
+        self._close(ask.track)
+        return self._sync({})
+
+    def _answer_laid_on(self, ask: Ask, named: str, seen: Seen | None) -> list[Notice]:
+        """``ask.player``'s card, asked where the pile's top card reads as another: named as it reads now, it was
+        misread (the correction is recorded); named otherwise, it stands (or is corrected to the card named), and
+        what reads there now is the card the question named as laid on it, the next play."""
+        if seen is not None:
+            seen.named_by = "table"  # the table chose between the two: either card is its word
+        if seen is None or named != seen.card:
+            if named != ask.read:
+                target = self._recorded_at(ask.read)
+                if target is None:
+                    raise AnswerError(f"{ask.read} is no longer recorded as {ask.player}'s card")
+                self._record(CardCorrected(target, card(named)).with_meta(source="table", asked=ask.id,
+                                                                          t=round(self.now, 3)))
+            if seen is not None:
+                was = self.vanished.get(seen.replaces or "")
+                if was is not None:
+                    was.read_anew = False  # it lies under the card read there now
+                seen.replaces = None  # a new card: a play
         self._close(ask.track)
         return self._sync({})
 
@@ -718,6 +744,8 @@ class Watcher:
                 continue
             if event is None:
                 return notices + self._set("waiting", why)
+            if self._laid_on_top(s, event):
+                return notices + self._ask_laid_on(s, meta)
             if s.named_by == "camera" and not isinstance(event, CardCorrected) and s.gone is None:
                 if self._firming(s):
                     return notices  # read on for a moment: the order of play waits on it
@@ -1114,6 +1142,35 @@ class Watcher:
         ask = self.asks[self._ask_of[s.track]]
         return notices + self._set("asking", f"tap the card lying {'at ' + ask.player if ask.player else 'there'}: "
                                    f"{' / '.join(c for c, _ in ask.choices)} or another")
+
+    def _laid_on_top(self, s: Seen, event: Event) -> bool:
+        """The camera's re-read of a pile's top card, in a trick still short of cards, as a card that could be the
+        next play: a card laid squarely on it and not seen coming reads just the same, so the table is asked
+        (held-out pile hand 704303, 10 fps: Erich's Kd on Doris's Ts corrected the Ts to Kd, and the record
+        held the wrong card until the trick was gathered short). A card that slid as it settled reads the same
+        too: the picture cannot tell them apart, as the sides of a card on a pile show no edge against the cards
+        under it."""
+        if self.layout is not None or not isinstance(event, CardCorrected) or s.named_by != "camera":
+            return False
+        hand = self.hand
+        trick = self.game.trick(hand) if hand is not None and self.game.playing(hand) else None
+        if trick is None or not trick.cards or trick.cards[-1] != s.replaces or hand.whose_turn() is None:
+            return False
+        return event.target == self._recorded_at(s.replaces)
+
+    def _ask_laid_on(self, s: Seen, meta: dict[str, Any]) -> list[Notice]:
+        """Hold the record at ``s`` and ask whose card it is: the top card's player's, misread, or the next
+        player's, laid on it."""
+        trick = self.game.trick(self.hand)
+        player, nxt = trick.player_of(s.replaces), self._to_play()
+        why = (f"the camera recorded {s.replaces} as {player}'s card and now reads {s.card} where it lies: "
+               f"{nxt}'s {s.card} laid on it, or {player}'s card misread")
+        notices = self._open(s.track, lambda n: (
+            Ask(n, s.track, s.replaces, [(s.replaces, 0.5), (s.card, 0.5)], s.box, None, CardPlayed.type, player,
+                why, self.now, meta.get("snapshot"), kind="laid_on", cause="laid_on", trick=trick.number,
+                plays=((nxt, s.card),)),
+            f"which card did {player} play to trick {trick.number}? {why}"))
+        return notices + self._set("asking", f"tap {player}'s card: {s.replaces}, or {s.card} if misread")
 
     def _last_shown(self, s: Seen) -> float | None:
         """When the picture last showed ``s`` as its card, where this frame does not (a card thrown onto it, a hand

@@ -265,7 +265,7 @@ function warningText(cam) {
   return t(key) !== key ? t(key).replace(/\{(\w+)\}/g, (_, k) => values[k]) : cam.warning;
 }
 const ASK_PANELS = { missed: missedPanel, gathered: gatheredPanel, upcard: upcardPanel, vanished: vanishedPanel,
-  again: againPanel };
+  again: againPanel, laid_on: laidOnPanel };
 function askPanel(cam, deck) {
   // each of the camera's questions, in the panel of its kind (a card it is not sure of by default)
   return (cam.asks || []).map(a => (ASK_PANELS[a.kind] || cardPanel)(a, deck));
@@ -321,6 +321,18 @@ function againPanel(a, deck) {
     a.choices.filter(c => c !== a.read).map(c => h("button", { class: "choice", onclick: () => answer(c) }, cardEl(c))),
     h("button", { class: "choice other", onclick: () => pickCard(fill("ask_which"), answer, [], deck) }, t("ask_other")),
     h("button", { class: "keep", onclick: () => answer(a.read) }, fill("ask_keep")));
+}
+function laidOnPanel(a, deck) {
+  // the pile's top card, recorded as a.read for a.player, now reads as another: misread, or the next player's
+  // card laid squarely on it? (a.plays[0]: that card and its player)
+  const [next, card] = a.plays[0], answer = answerTo(a);
+  const fill = k => t(k).replace(/\{c\}/g, a.read).replace(/\{p\}/g, a.player).replace(/\{q\}/g, next)
+    .replace(/\{d\}/g, card);
+  return h("section", { class: "ask laid-on", id: `ask-${a.id}` }, h("h2", {}, fill("ask_laid_on")), askCrop(a),
+    h("p", {}, a.why),
+    h("button", { class: "choice keep", onclick: () => answer(a.read) }, fill("ask_laid_on_new")),
+    h("button", { class: "choice misread", onclick: () => answer(card) }, fill("ask_laid_on_misread")),
+    h("button", { class: "choice other", onclick: () => pickCard(fill("ask_which"), answer, [], deck) }, t("ask_other")));
 }
 function gatheredPanel(a, deck) {
   // the trick was gathered before the camera saw every card: which did it miss, and whose was it? A seat
