@@ -8,7 +8,7 @@ snapshot) that the engine keeps but never reads, so nothing a recorder attached 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
 from .cards import Card, CardError, card
 from .rules import HouseRules, RulesError
@@ -232,11 +232,13 @@ def _flag(data: Mapping[str, Any], key: str) -> bool:
     return _need(data, key, bool) if key in data else False
 
 
-def seated_by_turn(event: Event, seats: tuple[str, ...], turn: int | None) -> Event:
-    """A play recorded ``by_turn`` as the play of the seat to play now (``turn``; as recorded where nobody is)."""
-    if isinstance(event, CardPlayed) and event.by_turn and turn is not None and seats[turn] != event.player:
-        return replace(event, player=seats[turn])
-    return event
+def seated_by_turn(event: Event, seats: tuple[str, ...], whose_turn: Callable[[], int | None]) -> Event:
+    """A play recorded ``by_turn`` as the play of the seat to play now (as recorded where nobody is); any other
+    event as it is. ``whose_turn`` is asked only for such a play."""
+    if not (isinstance(event, CardPlayed) and event.by_turn):
+        return event
+    turn = whose_turn()
+    return event if turn is None or seats[turn] == event.player else replace(event, player=seats[turn])
 
 
 def _card(data: Mapping[str, Any], key: str) -> Card:

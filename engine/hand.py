@@ -111,8 +111,7 @@ class Hand:
             raise refused("not_in_hand", event=event.type)
         if self.phase == "done" and not isinstance(event, FlagRuled) and not self._late_play(event):
             raise refused("hand_over")
-        if isinstance(event, CardPlayed) and event.by_turn:
-            event = seated_by_turn(event, self.seats, self.whose_turn())
+        event = seated_by_turn(event, self.seats, self.whose_turn)
         handler(self, event)
         self.events.append(event)
         self.position += 1

@@ -83,8 +83,7 @@ class KratzenHand:
             raise _refuse(f"a {event.type!r} event does not belong in a hand of Kratzen")
         if self.phase == "done":
             raise _refuse("this hand is over; start the next hand")
-        if isinstance(event, CardPlayed) and event.by_turn:
-            event = seated_by_turn(event, self.seats, self.whose_turn())
+        event = seated_by_turn(event, self.seats, self.whose_turn)
         handler(event)  # every handler refuses before it changes anything
         self.events.append(event)
 

@@ -2375,11 +2375,6 @@ def test_a_card_read_anew_at_a_seats_place_is_corrected_without_asking():
     """At the players' places a card laid on another lies at its own player's place: a re-read where a card
     was named is that card read better."""
     t = Table(zones())
-    t.to_play(anna="metcho")
-    t.lay("9s", "Beat")
-    t.lay("Ts", "Cla")
-    t.frames(8)
-    t.lying["Kd"] = t.lying.pop("Ts")
-    t.frames(24)
+    _ts_read_as_kd_on_the_pile(t)  # at Cla's place, not on a pile
     assert not [a for a in t.watcher.asks.values() if a.kind == "laid_on"]
     assert t.played() == [("Beat", "9s"), ("Cla", "Kd")]

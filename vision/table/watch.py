@@ -744,8 +744,9 @@ class Watcher:
                 continue
             if event is None:
                 return notices + self._set("waiting", why)
-            if self._laid_on_top(s, event):
-                return notices + self._ask_laid_on(s, meta)
+            top = self._top_read_anew(s, event)
+            if top is not None:
+                return notices + self._ask_laid_on(s, top, meta)
             if s.named_by == "camera" and not isinstance(event, CardCorrected) and s.gone is None:
                 if self._firming(s):
                     return notices  # read on for a moment: the order of play waits on it
@@ -1143,25 +1144,24 @@ class Watcher:
         return notices + self._set("asking", f"tap the card lying {'at ' + ask.player if ask.player else 'there'}: "
                                    f"{' / '.join(c for c, _ in ask.choices)} or another")
 
-    def _laid_on_top(self, s: Seen, event: Event) -> bool:
-        """The camera's re-read of a pile's top card, in a trick still short of cards, as a card that could be the
-        next play: a card laid squarely on it and not seen coming reads just the same, so the table is asked
-        (held-out pile hand 704303, 10 fps: Erich's Kd on Doris's Ts corrected the Ts to Kd, and the record
-        held the wrong card until the trick was gathered short). A card that slid as it settled reads the same
-        too: the picture cannot tell them apart, as the sides of a card on a pile show no edge against the cards
-        under it."""
+    def _top_read_anew(self, s: Seen, event: Event) -> TrickView | None:
+        """The trick whose top card on a pile the camera re-reads, still short of cards, as a card that could be
+        the next play (None: no such re-read): a card laid squarely on it and not seen coming reads just the same,
+        so the table is asked (held-out pile hand 704303, 10 fps: Erich's Kd on Doris's Ts corrected the Ts to Kd,
+        and the record held the wrong card until the trick was gathered short). A card that slid as it settled
+        reads the same too: the picture cannot tell them apart, as the sides of a card on a pile show no edge
+        against the cards under it."""
         if self.layout is not None or not isinstance(event, CardCorrected) or s.named_by != "camera":
-            return False
+            return None  # the correction ``_event_for`` made targets the play recorded as ``s.replaces``
         hand = self.hand
         trick = self.game.trick(hand) if hand is not None and self.game.playing(hand) else None
         if trick is None or not trick.cards or trick.cards[-1] != s.replaces or hand.whose_turn() is None:
-            return False
-        return event.target == self._recorded_at(s.replaces)
+            return None
+        return trick
 
-    def _ask_laid_on(self, s: Seen, meta: dict[str, Any]) -> list[Notice]:
+    def _ask_laid_on(self, s: Seen, trick: TrickView, meta: dict[str, Any]) -> list[Notice]:
         """Hold the record at ``s`` and ask whose card it is: the top card's player's, misread, or the next
         player's, laid on it."""
-        trick = self.game.trick(self.hand)
         player, nxt = trick.player_of(s.replaces), self._to_play()
         why = (f"the camera recorded {s.replaces} as {player}'s card and now reads {s.card} where it lies: "
                f"{nxt}'s {s.card} laid on it, or {player}'s card misread")
