@@ -1117,3 +1117,14 @@ def test_a_covered_card_boxed_anew_off_where_it_lay_and_misread_is_still_that_ca
     frames += [[R("8s", 0.5, box=shifted), R("7s", box=(120, 110, 180, 200))]] * 10
     laid = [e.card for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
     assert laid == ["6h", "7s"]
+
+
+def test_a_second_box_of_a_named_card_lends_no_start_to_a_card_thrown_onto_it():
+    """Held-out pile 704363: the 9s, boxed twice as it landed, was named on one box while the other read it
+    timidly; the Ts thrown there took that glimpse's start and went before the 9s. Timid reads agreeing on a
+    card named where they lie are of that card."""
+    spot, twin, ts = (481, 305, 577, 388), (464, 274, 578, 360), (470, 259, 584, 347)  # as they lay there
+    frames = [[R("9s", box=spot), R("9s", confidence=0.4, box=twin)]] * 20
+    frames += [[R("9s", box=spot), R("Ts", box=ts)]] * 8
+    laid = {e.card: e.first_seen for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)}
+    assert list(laid) == ["9s", "Ts"] and laid["Ts"] == pytest.approx(20 / REFERENCE_FPS)

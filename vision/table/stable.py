@@ -624,11 +624,19 @@ class Stabilizer:
         """When ``card`` came, as ``glimpse`` lying where it is first read surely tells it: when the glimpse came
         there, where its reads name ``card`` most or agree on one card (``min_support`` of them: that card read
         timidly, perhaps misread; tuning pile 113: a Qc landing, read Qc, Qs and Jd); else when they first named
-        ``card``, if ever. Reads scattered over other cards are of the spot, the parts of the cards lying there."""
+        ``card``, if ever. Reads scattered over other cards are of the spot, the parts of the cards lying there;
+        reads agreeing on a card a track named there are of that card, a second box of it (:meth:`_named_under`)."""
         lie = glimpse.lie()
-        if lie is not None and (lie.named == card or _majority(lie.votes, lie.named, self.settings.min_support)):
+        if lie is not None and (lie.named == card or _majority(lie.votes, lie.named, self.settings.min_support)
+                                and not self._named_under(glimpse, lie.named)):
             return lie.since
         return glimpse.lay_first.get(card)
+
+    def _named_under(self, glimpse: Glimpse, card: str) -> bool:
+        """A track lying where ``glimpse`` lies has named ``card``: the glimpse's reads of it are a second box of
+        that card, not of a card laid onto it (held-out pile 704363: the 9s boxed twice as it landed, its
+        duplicate read 9s timidly; the Ts thrown there took that start and was recorded before the 9s)."""
+        return any(tr.card == card and self.lies_on(tr.box, glimpse.box) for tr in self.tracks)
 
     def _lying(self, track: Track) -> tuple[float, float, float, float]:
         """Where ``track``'s card lies whole: where it last lay still, while its last read showed only a part
