@@ -1340,6 +1340,38 @@ def test_a_card_laid_where_a_gathered_trick_lay_covers_none_of_its_cards_and_the
     assert t.watcher.status()["state"] == "watching"
 
 
+def test_every_card_of_a_trick_short_of_cards_out_of_sight_under_no_card_seen_tells_the_camera_it_missed_one():
+    """Beat's 9h and Cla's Th go out of sight with Anna still to play, and no card seen on them: a card thrown
+    onto them went unseen, or the trick was gathered before the camera saw one. The camera says so at once, not
+    only once it asks (held-out pile 704419: three cards of the first trick missed before the question)."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.lying["Th"] = _across("Beat")
+    t.frames(16, hide={"9h"})
+    assert not t.watcher.trick_unseen
+    t.take("9h", "Th")
+    t.frames(8)
+    assert t.watcher.trick_unseen and t.watcher.asks == {}
+
+
+def test_one_card_of_a_trick_out_of_sight_while_another_lies_is_no_sign_the_camera_missed_one():
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.lay("Th", "Cla")
+    t.take("9h")
+    t.frames(8)
+    assert t.watcher.status()["state"] == "out_of_sync" and not t.watcher.trick_unseen
+
+
+def test_a_camera_that_lost_every_card_of_a_trick_short_of_cards_looks_closer_at_once():
+    table = LiveTable(Watcher(Session(), zones()), Looking())
+    table.watcher.trick_unseen = True
+    notices = table._look_closer([], 9.9)
+    assert table.closer_since == 9.9 and table.recognizer.close and [n.data for n in notices] == [{"state": "closer"}]
+
+
 def _gathered_a_seat_late(t: Table) -> None:
     """Beat leads 9h into the pile; Cla's Th lands on it unseen, so Anna's Jh, read on top, is recorded as
     Cla's; the trick is gathered with Anna still to play."""

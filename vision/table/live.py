@@ -97,14 +97,15 @@ class LiveTable:
 
     def _look_closer(self, notices: list[Notice], t: float) -> list[Notice]:
         """Once the table is asked for a card the camera never saw in plain view (the upcard, lying alone, or a
-        trick's card, gathered before it was seen), the camera looks closer for the rest of the evening
+        trick's card, gathered before it was seen; from the moment every card of a trick short of cards is out of
+        sight, under no card seen), the camera looks closer for the rest of the evening
         (``closer_side``): at the usual size a busy cloth hid those cards from it, and the order of play then
         put the cards it did see at the wrong seats. The table and its cloth stay, so it does not go back; it
         costs frames a second."""
         closer = getattr(self.recognizer, "closer", None)
         if closer is None or self.closer_since is not None:
             return []
-        if not any(n.kind == "ask" and n.data.get("kind") in UNSEEN for n in notices):
+        if not self.watcher.trick_unseen and not any(n.kind == "ask" and n.data.get("kind") in UNSEEN for n in notices):
             return []
         looking = closer()
         if looking is self.recognizer:

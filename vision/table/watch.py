@@ -196,6 +196,10 @@ class Watcher:
         self._timid_at: dict[str, float] = {}  # when each vanished card was last read timidly where it lay (_sighted)
         # a gathered trick recorded a seat late: {trick number: [(player, card the table named), ...]}
         self._late: dict[int, list[tuple[str, str]]] = {}
+        # every card recorded on the trick in progress, short of cards, is out of sight and under no card seen:
+        # the camera missed a card thrown onto them, or the trick was gathered before it saw one (live.py looks
+        # closer at once, not only once the gathered question is asked)
+        self.trick_unseen = False
         self._play_from: float | None = None  # when the record of this hand came to await plays
         self._kept: set[int] = set()  # plays asked again that the table said the camera read right (log positions)
         self._twice_at: tuple[int, ...] = ()  # the record and table as _ask_again last looked at them
@@ -715,6 +719,7 @@ class Watcher:
         notices = self._gathered()
         notices += self._ask_again()
         missing = self.missing()
+        self.trick_unseen = self._whole_trick_missing(missing)
         if missing:
             unseen = self._gathered_short(missing)
             if unseen is not None:
@@ -939,11 +944,10 @@ class Watcher:
         that player's card (cards thrown onto the pile and never read, or taken for the card under them).
         None otherwise: some of the cards knocked away, or a hand held over the pile for a moment, is out
         of sync as before; a question whose cards show again is withdrawn."""
-        hand = self.hand
-        trick = self.game.trick(hand) if hand is not None else None
-        turn = hand.whose_turn() if trick is not None else None
-        if turn is None or not trick.cards or missing != set(trick.cards) - self.excused:
+        if not self._whole_trick_missing(missing):
             return None
+        hand = self.hand
+        trick, turn = self.game.trick(hand), hand.whose_turn()
         went = max(self._gone_at.get(c, self.now) for c in missing)
         if self.now - went < self.stabilizer.settings.ask_after:
             return None
@@ -951,6 +955,14 @@ class Watcher:
         if chain:  # the table named a card the record holds as another's: ask that player next
             return trick.player_of(chain[-1][1])
         return hand.seats[turn]
+
+    def _whole_trick_missing(self, missing: set[str]) -> bool:
+        """``missing`` is every card recorded on the trick in progress, which still awaits a play."""
+        hand = self.hand
+        trick = self.game.trick(hand) if hand is not None else None
+        if not missing or trick is None or hand.whose_turn() is None or not trick.cards:
+            return False
+        return missing == set(trick.cards) - self.excused
 
     def _ask_gathered(self, player: str, missing: set[str]) -> list[Notice]:
         """Hold the record and ask which card ``player`` laid on the trick gathered before it was seen."""
