@@ -944,7 +944,7 @@ class Watcher:
         that player's card (cards thrown onto the pile and never read, or taken for the card under them).
         None otherwise: some of the cards knocked away, or a hand held over the pile for a moment, is out
         of sync as before; a question whose cards show again is withdrawn."""
-        if not self._whole_trick_missing(missing):
+        if not self.trick_unseen:  # set from ``missing`` by _sync this frame
             return None
         hand = self.hand
         trick, turn = self.game.trick(hand), hand.whose_turn()
