@@ -3,9 +3,9 @@ is in view, by how tall it is in the picture and by how tightly its box fits (wi
 the found cards' outlines and, for comparison, of the tightest rectangle round each true outline: a
 tilted card is no rectangle).
 
-    python benchmarks/per_card_errors.py [--scenes 200] [--seed N] [--truth-outline] [--detector …] [--corners …]
+    python benchmarks/per_card_errors.py [--scenes 200] [--seed N] [--world held-out] [--truth-outline] [--detector …]
 
-The scenes are ``chratze eval-detector``'s (``vision.training.evaluate.generated_scenes``), matched the
+The scenes are ``chratze eval-detector``'s (``chratze.options.chosen_scenes``: either world), matched the
 same way (oriented boxes, IoU >= 0.5, highest confidence first); "right" is over the found cards.
 ``--truth-outline`` names each found card from its true outline instead (crop and corner patches:
 what the classifier and the index reader could do with perfect corners, the bound the corner fit
@@ -23,8 +23,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from chratze.options import model_options, recognizer_from, scene_options  # noqa: E402
-from vision.training.evaluate import generated_scenes, greedy_match, quad_iou  # noqa: E402
+from chratze.options import chosen_scenes, model_options, recognizer_from, scene_options  # noqa: E402
+from vision.training.evaluate import greedy_match, quad_iou  # noqa: E402
 from vision.recognize.geometry import min_area_quad, side_lengths  # noqa: E402
 
 IN_VIEW = ((0.6, "in view < 60 %"), (0.9, "in view 60-90 %"), (float("inf"), "in view >= 90 %"))
@@ -52,7 +52,10 @@ def main(argv: list[str] | None = None) -> None:
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # cards, found, right
     confused: Counter = Counter()
     fits: dict[str, list[tuple[float, float]]] = defaultdict(list)  # (found outline IoU, best rectangle IoU)
-    for scene in generated_scenes(args.scenes, args.seed):
+    sure: list[float] = []  # the confidence of each misread
+    scenes, title = chosen_scenes(args)
+    print(title)
+    for scene in scenes:
         cards = scene.labelled()
         dets = rec(scene.image)
         preds = [(np.array(d.corners, np.float32), d.confidence) for d in dets]
@@ -75,6 +78,7 @@ def main(argv: list[str] | None = None) -> None:
                     fits[key].append(fit)
             if j in found and names[j] != card.code:
                 confused[(card.code, names[j])] += 1
+                sure.append(dets[found[j][0]].confidence)
     for key in ["all"] + [name for _, name in IN_VIEW + TALL + FIT]:
         n, f, r = tally[key]
         if n:
@@ -83,6 +87,9 @@ def main(argv: list[str] | None = None) -> None:
                   f"median IoU {iou:.3f} (rectangle {rect:.3f})")
     print("most frequent misreads (true -> read): "
           + ", ".join(f"{a}->{b} {n}" for (a, b), n in confused.most_common(10)))
+    if sure:
+        print("misreads by confidence: " + ", ".join(
+            f"{lo:.1f}-{hi:.1f} {sum(lo <= c < hi for c in sure)}" for lo, hi in ((0, .5), (.5, .7), (.7, .9), (.9, 1.01))))
 
 
 if __name__ == "__main__":

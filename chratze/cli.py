@@ -17,9 +17,8 @@ from engine.cards import RANKS
 from engine.report import format_text, session_summary
 from engine.session import Session
 from engine.simulate import simulate_session
-from vision.training.seeds import EVAL_SEED
 
-from .options import model_options, recognizer_from, scene_options
+from .options import chosen_scenes, model_options, recognizer_from, scene_options
 from .table_cli import add_commands as add_table_commands
 from .teach_cli import add_commands as add_teach_commands
 
@@ -168,18 +167,9 @@ def _eval_detector(args: argparse.Namespace) -> int:
     from vision.training.evaluate import classify_real_boxes, evaluate_generated, evaluate_real, real_photos
 
     recognize = recognizer_from(args)
-    if args.scenes and args.world == "held-out":
-        from datasets.held_out import HELD_OUT_SEED, held_out_scenes
-
-        first = HELD_OUT_SEED + (args.seed if args.seed != EVAL_SEED else 0)
-        rep = evaluate_generated(recognize, args.scenes, source=held_out_scenes(args.scenes, first, args.props))
-        props = f" (props in {args.props:.0%})" if args.props else ""
-        print("\n".join(rep.lines(f"held-out still scenes from seed {first}{props}", "per-card accuracy")))
-    elif args.scenes:
-        rep = evaluate_generated(recognize, args.scenes, args.seed, args.things, props_rate=args.props)
-        title = "generated validation scenes" + (f" (things over cards in {args.things:.0%})" if args.things else "")
-        title += f" (props in {args.props:.0%})" if args.props else ""
-        title += f" from seed {args.seed}" if args.seed != EVAL_SEED else ""
+    if args.scenes:
+        scenes, title = chosen_scenes(args)
+        rep = evaluate_generated(recognize, args.scenes, source=scenes)
         print("\n".join(rep.lines(title, "per-card accuracy")))
     real = Path(args.real) if args.real else real_photos()
     if real.is_dir():

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import fields
 from pathlib import Path
-from typing import get_type_hints
+from typing import Iterator, get_type_hints
 
 from vision.recognize import CLASSIFIER, CORNERS, DETECTOR, FRAME, INDEX, NOT_CARD, PHOTO, RecognizerSettings
 from vision.recognize.settings import with_overrides
@@ -85,3 +85,22 @@ def scene_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--world", choices=["tuning", "held-out"], default="tuning",
                    help="held-out: still scenes of the held-out world (datasets.held_out: other cloths, sizes, "
                         "tilts, webcam, reprinted packs), from its own seeds; nothing is ever chosen on them")
+
+
+def chosen_scenes(args: argparse.Namespace) -> tuple[Iterator, str]:
+    """The still scenes ``scene_options`` asked for, and a title saying which: held-out scenes start at
+    ``datasets.held_out.HELD_OUT_SEED``, offset by ``--seed`` where one is given (late imports: the generator
+    pulls in OpenCV)."""
+    if args.world == "held-out":
+        from datasets.held_out import HELD_OUT_SEED, held_out_scenes
+
+        first = HELD_OUT_SEED + (args.seed if args.seed != EVAL_SEED else 0)
+        props = f" (props in {args.props:.0%})" if args.props else ""
+        return held_out_scenes(args.scenes, first, args.props), f"held-out still scenes from seed {first}{props}"
+    from vision.training.evaluate import generated_scenes
+
+    things = getattr(args, "things", 0.0)
+    title = "generated validation scenes" + (f" (things over cards in {things:.0%})" if things else "")
+    title += f" (props in {args.props:.0%})" if args.props else ""
+    title += f" from seed {args.seed}" if args.seed != EVAL_SEED else ""
+    return generated_scenes(args.scenes, args.seed, things, args.props), title

@@ -68,6 +68,22 @@ def test_eval_detector_looks_for_the_real_photos_in_the_shared_folder_and_says_w
     assert f"real photos not found at {tmp_path / 'real' / 'poker-photos'}" in capsys.readouterr().err
 
 
+def test_the_scene_options_give_held_out_scenes_from_the_held_out_seed_when_that_world_is_asked_for():
+    import argparse
+
+    from chratze.options import chosen_scenes, scene_options
+    from datasets.held_out import HELD_OUT_SEED
+
+    p = argparse.ArgumentParser()
+    scene_options(p)
+    _, title = chosen_scenes(p.parse_args(["--world", "held-out", "--seed", "6000"]))
+    assert title == f"held-out still scenes from seed {HELD_OUT_SEED + 6000}"
+    _, title = chosen_scenes(p.parse_args(["--world", "held-out"]))
+    assert title == f"held-out still scenes from seed {HELD_OUT_SEED}"
+    _, title = chosen_scenes(p.parse_args([]))
+    assert title == "generated validation scenes"
+
+
 def test_every_recognizer_setting_is_an_option_and_the_preset_fills_what_is_not_given():
     import argparse
     from dataclasses import fields
