@@ -903,6 +903,20 @@ def test_a_recorded_card_read_timidly_since_before_a_new_track_found_it_does_not
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 
 
+def test_a_second_box_of_the_upcard_does_not_hold_back_the_next_card():
+    """Held-out pile hand 704531: the upcard, boxed twice, its second box a track of its own that is never named (the
+    upcard is no new card). Taken for a card laid before the Qs and still being read, it held the Qs back for 3 s,
+    until the Tc landed on it, and the Qs went a seat late (12 wrong card events)."""
+    t = Table()
+    t.to_play()
+    x1, y1, x2, y2 = SPOT["upcard"]
+    second = R("Kh", (x1, y1 - 30, x2, y2 - 40), 0.7)  # the upcard's top half boxed again
+    t.frames(6, extra=[second])
+    t.lying["9h"] = SPOT["Beat"]
+    t.frames(8, extra=[second])
+    assert t.played() == [("Beat", "9h")]
+
+
 @pytest.mark.parametrize("named, last, thrown", [("Th", 2.0, True), ("9h", 2.0, False), ("Kh", 2.0, False),
                                                   ("Jh", 2.0, False), ("Th", 1.5, False)],
                          ids=["a card seen coming", "the card under it", "a card the table holds",

@@ -480,7 +480,12 @@ class Stabilizer:
         """``glimpse``'s reads name most a card named here, whose track lies where it lies, in view or under a card:
         that card read timidly, no other (held-out pile 704031: the part of the 8s showing beside the Qs on it,
         read 8s at 0.4, was adopted as the next card, from its next-best reads)."""
-        return any(tr.card == glimpse.named and self.lies_on(tr.box, glimpse.box) for tr in self.tracks)
+        return self.named_at(glimpse.named, glimpse.box)
+
+    def named_at(self, card: str, box: tuple[float, float, float, float]) -> bool:
+        """A track lying where ``box`` is has named ``card``: reads of ``card`` there are a second box of that card
+        (a part of it, or the whole boxed twice), not another card laid there."""
+        return any(tr.card == card and self.lies_on(tr.box, box) for tr in self.tracks)
 
     def _waiting_under(self, glimpse: Glimpse) -> list[Track]:
         """Unnamed cards that lay whole on top, waiting for surer reads, before ``glimpse`` came to lie on them read
@@ -636,7 +641,7 @@ class Stabilizer:
         """A track lying where ``glimpse`` lies has named ``card``: the glimpse's reads of it are a second box of
         that card, not of a card laid onto it (held-out pile 704363: the 9s boxed twice as it landed, its
         duplicate read 9s timidly; the Ts thrown there took that start and was recorded before the 9s)."""
-        return any(tr.card == card and self.lies_on(tr.box, glimpse.box) for tr in self.tracks)
+        return self.named_at(card, glimpse.box)
 
     def _lying(self, track: Track) -> tuple[float, float, float, float]:
         """Where ``track``'s card lies whole: where it last lay still, while its last read showed only a part

@@ -1224,10 +1224,11 @@ class Watcher:
 
     def _earlier_card_unread(self, s: Seen, patience: float = 3.0) -> bool:
         """A card laid before ``s`` (at a place that counts) is still being read, for a little while: a track
-        not yet named, or a glimpse clear of the cards that lay before it (a card read only timidly as it
-        landed, half under the hand that threw it). A glimpse on a card the record holds face up (the
-        upcard, its track ended as its reads grew timid) is that card, not one still being read, unless
-        another card was seen thrown onto it (``_thrown_onto``)."""
+        not yet named, unless its reads name a card named where it lies (a second box of that card), or a glimpse
+        clear of the cards that lay before it (a card read only timidly as it landed, half under the hand that
+        threw it). A glimpse on a card the record holds face up (the upcard, its track ended as its reads grew
+        timid) is that card, not one still being read, unless another card was seen thrown onto it
+        (``_thrown_onto``)."""
         st = self.stabilizer
         for tr in st.tracks:
             if tr.card is not None or st.arrival(tr) >= s.played_at:
@@ -1237,6 +1238,8 @@ class Watcher:
                 continue  # a flicker, unless it lay still or was read there before (timidly, or by a card under it)
             if self.now - tr.first_seen > patience:
                 continue
+            if tr.votes and st.named_at(tr.top, tr.box):
+                continue  # a second box of a card named where it lies (held-out pile 704531: the upcard's)
             if self.layout is not None and self._place(tr.box) is None:
                 continue
             return True
