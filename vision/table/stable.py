@@ -465,7 +465,8 @@ class Stabilizer:
         named unsettled from its timid reads, so the table is asked which card it is. Its timid reads
         keep it on the table, as counted reads keep any other; none where it moved or named no possible card.
         Cards it lies on that waited for surer reads are named first, as under a card thrown onto them."""
-        if not _options(glimpse.votes, impossible) or not glimpse.still() or self._its_own(glimpse):
+        if not _options(glimpse.votes, impossible) or not glimpse.still() \
+                or self.second_box_of(glimpse.named, glimpse.box):
             return []
         self.glimpses.remove(glimpse)
         under: list[CardLaid] = []
@@ -476,15 +477,12 @@ class Stabilizer:
         return under + [self._timid_track(glimpse.box, glimpse.since, glimpse.last, glimpse.votes, glimpse.reads, t,
                                           impossible, glimpsed=True)]
 
-    def _its_own(self, glimpse: Glimpse) -> bool:
-        """``glimpse``'s reads name most a card named here, whose track lies where it lies, in view or under a card:
-        that card read timidly, no other (held-out pile 704031: the part of the 8s showing beside the Qs on it,
-        read 8s at 0.4, was adopted as the next card, from its next-best reads)."""
-        return self.named_at(glimpse.named, glimpse.box)
-
-    def named_at(self, card: str, box: tuple[float, float, float, float]) -> bool:
+    def second_box_of(self, card: str, box: tuple[float, float, float, float]) -> bool:
         """A track lying where ``box`` is has named ``card``: reads of ``card`` there are a second box of that card
-        (a part of it, or the whole boxed twice), not another card laid there."""
+        (a part of it, or the whole boxed twice), not another card laid there. Held-out piles: 704031, the part of
+        the 8s showing beside the Qs on it, read 8s timidly, was adopted as the next card (:meth:`adopt`); 704363,
+        the 9s's duplicate box lent its start to the Ts thrown there (:meth:`_glimpse_start`); 704531, the upcard's
+        second box held the next card back (``Watcher._earlier_card_unread``)."""
         return any(tr.card == card and self.lies_on(tr.box, box) for tr in self.tracks)
 
     def _waiting_under(self, glimpse: Glimpse) -> list[Track]:
@@ -630,18 +628,12 @@ class Stabilizer:
         there, where its reads name ``card`` most or agree on one card (``min_support`` of them: that card read
         timidly, perhaps misread; tuning pile 113: a Qc landing, read Qc, Qs and Jd); else when they first named
         ``card``, if ever. Reads scattered over other cards are of the spot, the parts of the cards lying there;
-        reads agreeing on a card a track named there are of that card, a second box of it (:meth:`_named_under`)."""
+        reads agreeing on a card a track named there are of that card, a second box of it (:meth:`second_box_of`)."""
         lie = glimpse.lie()
         if lie is not None and (lie.named == card or _majority(lie.votes, lie.named, self.settings.min_support)
-                                and not self._named_under(glimpse, lie.named)):
+                                and not self.second_box_of(lie.named, glimpse.box)):
             return lie.since
         return glimpse.lay_first.get(card)
-
-    def _named_under(self, glimpse: Glimpse, card: str) -> bool:
-        """A track lying where ``glimpse`` lies has named ``card``: the glimpse's reads of it are a second box of
-        that card, not of a card laid onto it (held-out pile 704363: the 9s boxed twice as it landed, its
-        duplicate read 9s timidly; the Ts thrown there took that start and was recorded before the 9s)."""
-        return self.named_at(card, glimpse.box)
 
     def _lying(self, track: Track) -> tuple[float, float, float, float]:
         """Where ``track``'s card lies whole: where it last lay still, while its last read showed only a part

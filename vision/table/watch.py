@@ -1238,7 +1238,7 @@ class Watcher:
                 continue  # a flicker, unless it lay still or was read there before (timidly, or by a card under it)
             if self.now - tr.first_seen > patience:
                 continue
-            if tr.votes and st.named_at(tr.top, tr.box):
+            if tr.votes and st.second_box_of(tr.top, tr.box):
                 continue  # a second box of a card named where it lies (held-out pile 704531: the upcard's)
             if self.layout is not None and self._place(tr.box) is None:
                 continue
