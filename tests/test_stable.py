@@ -787,14 +787,16 @@ def test_a_card_thrown_exactly_onto_a_named_card_and_glimpsed_as_it_lands_is_a_n
     assert _nudged_under(landing=False) == [("6h", None), ("7h", None)]
 
 
-def _covered_while_waiting(first: str = "Kc", impossible=frozenset(), then: int = 0, strip: bool = False):
+def _covered_while_waiting(first: str = "Kc", impossible=frozenset(), then: int = 0, strip: bool = False,
+                           landing: list | None = None):
     """A card carried in and lying still, read only at 0.55 (so it waits for surer reads, ``_doubtful``),
-    then a 7d thrown onto it from the other side: lost as it lands, read there surely after."""
+    then a 7d thrown onto it from the other side: lost as it lands (or read as ``landing`` where it lies),
+    read there surely after."""
     kc = _carried(first, (0, 100), 20, 5)
     lying = R(first, 0.55, under=(1,) if strip else ())
     frames = [[replace(r, confidence=0.55, under=lying.under)] for r in kc] + [[lying]] * 8
     way = _carried("7d", (260, 100), -20, 5)
-    frames += [[lying, w] for w in way] + [[]] * 2 + [[R("7d", 0.9)]] * 20 + [[]] * then
+    frames += [[lying, w] for w in way] + [landing or []] + [[]] + [[R("7d", 0.9)]] * 20 + [[]] * then
     return feed(Stabilizer(), frames, impossible)
 
 
@@ -807,6 +809,14 @@ def test_a_card_lying_still_unnamed_when_a_card_is_thrown_onto_it_is_named_then_
     (i, kc), (_, d7) = laid
     assert kc.first_seen == 0.0 and kc.covered == 17 / REFERENCE_FPS and kc.choices[0][0] == "Kc"
     assert d7.first_seen > kc.first_seen and d7.covered is None
+
+
+def test_a_card_covered_while_waiting_is_asked_with_the_picture_of_it_lying_there():
+    """Not with the read of the card landing on it, matched to it for a frame: held-out pile 704574, the 8c's
+    question showed the 8s landing on it, was answered 8s, and every later play of the hand went wrong."""
+    ev = _covered_while_waiting(landing=[R("7s", 0.55, box=(110, 100, 170, 190))])
+    kc = next(e for _, e in ev if isinstance(e, CardLaid) and e.card == "Kc")
+    assert kc.covered == 17 / REFERENCE_FPS and kc.box == R("Kc").box
 
 
 def _dimmed_while_waiting() -> list[tuple[str, float]]:

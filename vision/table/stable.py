@@ -681,12 +681,15 @@ class Stabilizer:
         """A card that lay whole on top waiting for surer reads, covered by one thrown onto it: named now from the
         reads it had, unsettled, so the table is asked with the picture of it last seen (held-out pile hand 701565:
         a Kc read timidly for a second, covered by the 7d, was never recorded, and every later play went a seat
-        on). Ended where its reads favour a card that cannot be new here: a card in view found again."""
+        on). Ended where its reads favour a card that cannot be new here: a card in view found again. The picture and
+        box are where it lay still when last read as that card, not a read of the card coming onto it (held-out pile
+        704574: the 8c's question showed the 8s landing on it, was answered 8s, and every later play went wrong)."""
         options = _options(track.votes, impossible)
         if not options or track.top in impossible:
             self.tracks.remove(track)
             return []
-        return [self._name(track, t, options, False, covered=track.read_at)]
+        track.box = track.rest or track.box
+        return [self._name(track, t, options, False, covered=track.last_read.get(options[0][1], track.read_at))]
 
     def _name(self, track: Track, t: float, options: list[tuple[float, str]], settled: bool, **more) -> CardLaid:
         """Name ``track`` the first of its possible ``options`` (votes, card), here and now."""
