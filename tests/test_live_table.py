@@ -725,6 +725,29 @@ def test_a_card_thrown_onto_the_last_one_and_read_only_timidly_there_keeps_its_t
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 
 
+def test_a_card_thrown_half_onto_the_last_one_unseen_on_its_way_keeps_its_turn_before_the_next():
+    """Held-out pile hand 704674: the hand throwing Beat's 9c hid the pile, so it was never seen coming; it
+    lay across the 8c and the Js, read only timidly, its box touching the upcard's. Taken for a part of the
+    upcard, it did not hold back Cla's Qs thrown after it, and each card went to the other player. A timid
+    read is a part of a card that lay there only where it lies within that card's box."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    hidden = dict(t.lying)
+    t.lying.clear()
+    t.frames(4)  # the hand throwing Cla's Th hides the table
+    t.lying.update(hidden)
+    x, y, _, _ = SPOT["Beat"]
+    landed = R("Th", (x + 30, y + 30, x + 90, y + 120), 0.35)  # half on the 9h, read only timidly
+    t.frames(10, extra=[landed])
+    t.lying["Jh"] = SPOT["Cla"]  # Anna's Jh lands clear of both and is read surely at once
+    t.frames(10, extra=[landed])
+    assert t.played() == [("Beat", "9h")]
+    t.lying["Th"] = landed.box  # the Th reads surely at last
+    t.frames(12)
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
+
+
 def test_a_card_thrown_onto_the_last_one_keeps_its_turn_though_the_spot_reads_it_only_after_the_next_came():
     """Held-out pile hands 701506 and 701561: the spot under a thrown card read it only some frames after
     it landed, and the card thrown after it, first glimpsed before that, took its turn."""
@@ -918,16 +941,18 @@ def test_a_second_box_of_the_upcard_does_not_hold_back_the_next_card():
 
 
 @pytest.mark.parametrize("named, last, thrown", [("Th", 2.0, True), ("9h", 2.0, False), ("Kh", 2.0, False),
-                                                  ("Jh", 2.0, False), ("Th", 1.5, False)],
+                                                  ("Jh", 2.0, False), ("Th", 1.4, False), ("Th", 1.5, True)],
                          ids=["a card seen coming", "the card under it", "a card the table holds",
-                              "the waiting card itself", "not read since the waiting card came"])
-def test_a_timid_read_on_the_last_card_is_a_card_thrown_onto_it_only_if_seen_coming_and_read_beside_the_next(
+                              "the waiting card itself", "not read since the waiting card came",
+                              "read in the frame the waiting card was first read"])
+def test_a_timid_read_within_the_last_card_is_a_card_thrown_onto_it_only_if_seen_coming_and_read_beside_the_next(
         named, last, thrown):
     """Tuning pile hands 127 and 130: the 8h's own timid strip, and a Ts misread 6s as it landed, each held
-    back a card as if another card lay on the last one unread."""
+    back a card as if another card lay on the last one unread. Held-out pile 704674: a glimpse read in the
+    very frame the waiting card was first read is read beside it, not as its first reads."""
     t = Table()
     w = t.watcher
-    box = (130, 70, 190, 160)
+    box = (110, 50, 150, 120)  # within the 9h's box
     k = Seen(1, "9h", SPOT["Beat"], None, 0.5, 1.0, 1.0)
     s = Seen(3, "Jh", SPOT["Cla"], None, 1.5, 2.0, 1.0)
     w.now = 2.0
@@ -935,6 +960,20 @@ def test_a_timid_read_on_the_last_card_is_a_card_thrown_onto_it_only_if_seen_com
     g = Glimpse(box, 1.0, last, box, 1.0, votes={named: 1.0}, reads=8)
     known = [k, Seen(2, "Kh", SPOT["upcard"], None, 0.0, 1.0, 1.0)]
     assert w._thrown_onto(g, k, s, known) is thrown
+
+
+@pytest.mark.parametrize("box, thrown", [((130, 70, 190, 160), True), ((110, 50, 150, 120), False)],
+                         ids=["across its edge", "within it"])
+def test_a_timid_read_across_the_last_cards_edge_is_a_card_thrown_onto_it_though_never_seen_coming(box, thrown):
+    """Held-out pile hand 704674: the hand throwing the 9c hid the pile, so it was never seen coming, and its
+    timid reads across the cards under it were taken for a part of them. A part of a card lies within it."""
+    t = Table()
+    w = t.watcher
+    k = Seen(1, "9h", SPOT["Beat"], None, 0.5, 1.0, 1.0)
+    s = Seen(3, "Jh", SPOT["Cla"], None, 1.5, 2.0, 1.0)
+    w.now = 2.0
+    g = Glimpse(box, 1.0, 2.0, box, 1.0, votes={"Th": 1.0}, reads=8)
+    assert w._thrown_onto(g, k, s, [k]) is thrown
 
 
 @pytest.mark.parametrize("layout", [None, "zones"], ids=["without zones", "with zones"])

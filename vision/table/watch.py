@@ -1227,8 +1227,8 @@ class Watcher:
         not yet named, unless its reads name a card named where it lies (a second box of that card), or a glimpse
         clear of the cards that lay before it (a card read only timidly as it landed, half under the hand that
         threw it). A glimpse on a card the record holds face up (the upcard, its track ended as its reads grew
-        timid) is that card, not one still being read, unless another card was seen thrown onto it
-        (``_thrown_onto``)."""
+        timid) is that card, not one still being read, unless another card was thrown onto it
+        (``_thrown_onto``: seen coming, or lying across its edge)."""
         st = self.stabilizer
         for tr in st.tracks:
             if tr.card is not None or st.arrival(tr) >= s.played_at:
@@ -1286,13 +1286,18 @@ class Watcher:
 
     def _thrown_onto(self, g: Glimpse, k: Seen, s: Seen, known: list[Seen]) -> bool:
         """Glimpse ``g`` over ``k`` names a card seen carried there after ``k`` lay and before ``s`` came, and is
-        still read after ``s`` came: a card thrown onto ``k``; not a part of ``k`` or of another card the table
-        holds, nor ``s``'s own first reads (held-out pile hand 701446: a 9s thrown half onto the Qs, read at
-        0.3-0.5, let the 6c thrown after it take its turn; tuning pile hand 130: a Ts misread 6s as it landed
-        held itself back; 127: the 8h's own timid strip held back the 7h)."""
+        still read once ``s`` is (in that frame too): a card thrown onto ``k``; not a part of ``k`` or of another
+        card the table holds, nor ``s``'s own first reads (held-out pile hand 701446: a 9s thrown half onto the
+        Qs, read at 0.3-0.5, let the 6c thrown after it take its turn; tuning pile hand 130: a Ts misread 6s as
+        it landed held itself back; 127: the 8h's own timid strip held back the 7h). A part of ``k`` lies within
+        it: a glimpse across its edge is thrown onto it, seen coming or not (held-out pile 704674: the hand
+        throwing the 9c hid the pile, and the 9c, read timidly across the 8c, the Js and the upcard's corner,
+        let the Qs thrown after it take its turn)."""
         named = g.named
-        if g.last <= s.first_seen or named == s.card or any(named == o.card for o in known):
+        if g.last < s.first_seen or named == s.card or any(named == o.card for o in known):
             return False
+        if box_within(g.box, k.box) < self.stabilizer.settings.match_cover:
+            return True  # lying across ``k``'s edge, not within it: no part of ``k``, though never seen coming
         return self.stabilizer.seen_coming(named, g.box, k.first_seen, self.now, before=s.first_seen)
 
     def _accounted(self, code: str, named_by: str = "camera") -> str:
