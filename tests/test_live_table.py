@@ -704,41 +704,24 @@ def test_without_zones_a_card_read_only_timidly_as_it_landed_keeps_its_turn_befo
     assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
 
 
-def test_a_card_thrown_onto_the_last_one_and_read_only_timidly_there_keeps_its_turn_before_the_next():
+@pytest.mark.parametrize("way", ["seen coming", "hidden by the hand"])
+def test_a_card_thrown_half_onto_the_last_one_and_read_only_timidly_there_keeps_its_turn_before_the_next(way):
     """Held-out pile hand 701446: Beat's 9s, read surely on its way, landed half on the Qs and was read only
     timidly there; taken for a part of the Qs, it did not hold back Cla's 6c thrown after it, and each card
-    went to the other player."""
+    went to the other player. Held-out pile hand 704674: the same with a 9c never seen coming (the hand
+    throwing it hid the pile), read across the 8c, the Js and the upcard's corner. A timid read is a part of
+    a card that lay there only where it lies within that card's box."""
     t = Table()
     t.to_play(anna="metcho")
     t.lay("9h", "Beat")
     x, y, _, _ = SPOT["Beat"]
-    for k in range(1, 9):  # Cla's Th on its way onto the 9h, read surely, lost as it lands ...
-        cx, cy = 480 + (x + 30 - 480) * k / 10, 350 + (y + 30 - 350) * k / 10
-        t.frames(1, extra=[R("Th", (cx, cy, cx + 60, cy + 90), 0.8)])
-    landed = R("Th", (x + 30, y + 30, x + 90, y + 120), 0.4)  # ... lies half on it, read only timidly
-    t.frames(10, extra=[landed])
-    t.lying["Jh"] = SPOT["Cla"]  # Anna's Jh lands clear of both and is read surely at once
-    t.frames(10, extra=[landed])
-    assert t.played() == [("Beat", "9h")]
-    t.lying["Th"] = landed.box  # the Th reads surely at last
-    t.frames(12)
-    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
-
-
-def test_a_card_thrown_half_onto_the_last_one_unseen_on_its_way_keeps_its_turn_before_the_next():
-    """Held-out pile hand 704674: the hand throwing Beat's 9c hid the pile, so it was never seen coming; it
-    lay across the 8c and the Js, read only timidly, its box touching the upcard's. Taken for a part of the
-    upcard, it did not hold back Cla's Qs thrown after it, and each card went to the other player. A timid
-    read is a part of a card that lay there only where it lies within that card's box."""
-    t = Table()
-    t.to_play(anna="metcho")
-    t.lay("9h", "Beat")
-    hidden = dict(t.lying)
-    t.lying.clear()
-    t.frames(4)  # the hand throwing Cla's Th hides the table
-    t.lying.update(hidden)
-    x, y, _, _ = SPOT["Beat"]
-    landed = R("Th", (x + 30, y + 30, x + 90, y + 120), 0.35)  # half on the 9h, read only timidly
+    if way == "seen coming":
+        for k in range(1, 9):  # Cla's Th on its way onto the 9h, read surely, lost as it lands ...
+            cx, cy = 480 + (x + 30 - 480) * k / 10, 350 + (y + 30 - 350) * k / 10
+            t.frames(1, extra=[R("Th", (cx, cy, cx + 60, cy + 90), 0.8)])
+    else:
+        t.frames(4, hide=set(t.lying))  # ... or the hand throwing it hides the table
+    landed = R("Th", (x + 30, y + 30, x + 90, y + 120), 0.4)  # it lies half on the 9h, read only timidly
     t.frames(10, extra=[landed])
     t.lying["Jh"] = SPOT["Cla"]  # Anna's Jh lands clear of both and is read surely at once
     t.frames(10, extra=[landed])
