@@ -1282,7 +1282,11 @@ class Watcher:
         those since its reads sagged), however its track began since, not a card laid before the one waiting.
         Held-out pile hand 701754: the Qc, read at 0.37 a frame before its track began, held itself back until
         it was covered, never recorded; Kratzen 701785: the Ac, found again by a new track, held back the Jd."""
-        return g.named == k.card and box_within(g.box, k.box) >= self.stabilizer.settings.match_cover
+        return g.named == k.card and self._within(g, k)
+
+    def _within(self, g: Glimpse, k: Seen) -> bool:
+        """Glimpse ``g`` lies within ``k``'s box, as a part of ``k`` does (``match_cover``)."""
+        return box_within(g.box, k.box) >= self.stabilizer.settings.match_cover
 
     def _thrown_onto(self, g: Glimpse, k: Seen, s: Seen, known: list[Seen]) -> bool:
         """Glimpse ``g`` over ``k`` names a card seen carried there after ``k`` lay and before ``s`` came, and is
@@ -1296,7 +1300,7 @@ class Watcher:
         named = g.named
         if g.last < s.first_seen or named == s.card or any(named == o.card for o in known):
             return False
-        if box_within(g.box, k.box) < self.stabilizer.settings.match_cover:
+        if not self._within(g, k):
             return True  # lying across ``k``'s edge, not within it: no part of ``k``, though never seen coming
         return self.stabilizer.seen_coming(named, g.box, k.first_seen, self.now, before=s.first_seen)
 
