@@ -195,7 +195,7 @@ def _cause(ask: dict) -> str:
 
 
 def _read_wrong(ask: dict) -> bool:
-    """An ask about which card lies there, answered with another card than the camera's read."""
+    """An ask about which card lies there, answered with another card than the camera's read (or none lies there)."""
     return ask["kind"] == "card" and ask.get("answer") not in (None, ask["read"])
 
 

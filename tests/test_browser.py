@@ -730,6 +730,34 @@ def test_the_page_asks_whether_a_card_out_of_sight_lies_there_still_and_a_tap_br
         assert t.watcher.status()["state"] == "watching" and t.played() == [("Beat", "9h"), ("Cla", "Th")]
 
 
+def test_the_page_lets_the_table_say_no_card_lies_where_the_camera_read_one_and_nothing_is_recorded(browser, tmp_path):
+    """The cloth at Beat's place reads as a card, now the 8h, now the 8d: the page asks which card Beat laid,
+    and a tap on "no card lies there" closes the question with nothing recorded."""
+    from engine.cards import card
+    from engine.events import BidMade, Exchanged, UpcardShown
+
+    app = create_app(tmp_path, pin=PIN)
+    s = app.extensions["table"]
+    watch_zones(s, "Beat")
+    s.start_hand(["Anna", "Beat", "Cla"], "Anna")
+    for ev in (UpcardShown(card("Kh")), BidMade("Beat", "chratze"), BidMade("Cla", "metcho"), BidMade("Anna", "weg")):
+        s.record(ev)
+    for p in s.session.current.exchange_order:
+        s.record(Exchanged(s.session.current.seats[p], 0))
+    box = (50, 50, 110, 140)
+    with s.lock:
+        for k in range(40):
+            s.watcher.reads([R("8h", box, 0.9, [("8d", 0.3)]) if k % 4 else R("8d", box, 0.6)], 0.05 * k)
+        s.bump()
+    with serving(app) as url, landscape_page(browser, pin=PIN) as page:
+        page.goto(url + "/")
+        page.wait_for_selector("section.ask")
+        assert "Beat" in page.inner_text("section.ask h2")
+        page.locator("section.ask button.no-card").click()
+        page.wait_for_function("STATE && STATE.camera && STATE.camera.asks.length === 0")
+        assert [e for e in s.session.current.events if e.type == "play"] == []
+
+
 def test_on_an_evening_of_kratzen_the_page_asks_the_cameras_question_and_a_tap_answers_it(browser, tmp_path):
     """The camera reads a Six the Tell pack does not hold at Anna's place: the page shows the question in
     the Kratzen view with the likely cards, and a tap on the Weli records Anna's play."""

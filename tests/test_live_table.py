@@ -189,6 +189,27 @@ def test_a_flickering_second_best_class_creates_no_card_and_the_split_read_is_as
     assert t.played() == [("Beat", "9h")]
 
 
+def test_a_card_the_table_says_is_not_there_is_no_play_and_holds_up_none_after_it():
+    t = Table(zones())
+    t.to_play()  # Anna is out; the cloth at her place is read as a card, now the 8h, now the 8d
+
+    def frames(n: int) -> None:
+        for k in range(n):
+            ghost = [R("8h", SPOT["Anna"], 0.9, [("8d", 0.3)])] if k % 4 else [R("8d", SPOT["Anna"], 0.6)]
+            t.notices += t.watcher.reads(ghost + [R(c, b) for c, b in t.lying.items()], t.t)
+            t.t += 0.05
+    t.lying["Kh"] = SPOT["upcard"]
+    frames(24)
+    (ask,) = t.watcher.asks.values()
+    assert ask.kind == "card" and ask.player == "Anna"
+    t.watcher.answer(ask.id, "none")
+    for code, at in (("9h", "Beat"), ("Th", "Cla")):
+        t.lying[code] = SPOT[at]
+        frames(24)
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")] and t.watcher.asks == {}
+    assert "8h" not in t.watcher.status()["on_table"] and t.hand.flags == {}
+
+
 def test_a_hand_passing_over_the_cloth_creates_no_card():
     t = Table()
     t.to_play()

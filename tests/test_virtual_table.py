@@ -182,9 +182,10 @@ class _Said:
         return f"record's answer to {ask.kind}"
 
 
-def test_the_benchmarks_person_names_the_card_rendered_where_the_camera_asks_else_answers_from_the_record():
+def test_the_benchmarks_person_names_the_card_rendered_where_the_camera_asks_or_none_else_answers_from_the_record():
     """A person asked *which card lies there?* names what they see there (the upcard carried off for the trump
-    6, read as a new card, is the upcard), not the asked player's next play in the record."""
+    6, read as a new card, is the upcard), not the asked player's next play in the record; where no card lies
+    there at all, that none does."""
     from vision.table.virtual import SeenAnswers
     from vision.table.watch import Ask
 
@@ -198,7 +199,8 @@ def test_the_benchmarks_person_names_the_card_rendered_where_the_camera_asks_els
     def ask(kind, box):
         return Ask(1, 5, "8s", [("8s", 0.9)], box, None, "play", "Beat", "why", 0.0, kind=kind)
     assert answers(None, ask("card", (102, 98, 158, 192))) == "Jh"
-    assert answers(None, ask("card", (0, 0, 40, 60))) == "record's answer to card"  # no card there: a cloth's dot
+    assert answers(None, ask("card", (0, 0, 40, 60))) == "none"  # no card there: a cloth's dot
+    assert answers(None, ask("card", (150, 180, 230, 260))) == "record's answer to card"  # only touches the Jh
     assert answers(None, ask("missed", (102, 98, 158, 192))) == "record's answer to missed"
 
 

@@ -329,6 +329,14 @@ def test_a_card_the_camera_is_unsure_of_is_asked_on_the_page_with_its_picture_an
     assert "9s" in r.json["hand"]["play_positions"]
 
 
+def test_a_card_the_camera_is_unsure_of_that_is_no_card_is_answered_none_and_nothing_is_recorded(data):
+    client = _asking_table(data)
+    (ask,) = client.get("/api/state").json["camera"]["asks"]
+    r = post(client, "/api/camera/answer", {"ask": ask["id"], "card": "none"})
+    assert r.status_code == 200 and r.json["camera"]["asks"] == []
+    assert r.json["hand"]["play_positions"] == {} and r.json["camera"]["pending"] == []
+
+
 def test_a_bid_refused_for_an_upcard_the_camera_never_saw_asks_for_it_with_the_frame_and_is_taken_after(data):
     from tests.stepped import SteppedCamera
 

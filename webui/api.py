@@ -366,8 +366,8 @@ def excuse(body):
 @writes
 def answer(body):
     """The table names the card the camera asked about; it is recorded as named. To "did Anna lay a card
-    the camera missed?" the answer is her card, or ``none``; to "which card of trick 3 did the camera
-    miss?" it is the card and, in ``player``, whose it was."""
+    the camera missed?" the answer is her card, or ``none``, as it is to "which card lies there?" where no
+    card does; to "which card of trick 3 did the camera miss?" it is the card and, in ``player``, whose."""
     s = service()
     if s.watcher is None:
         raise BadRequest("no camera is running", "no_camera")
@@ -377,7 +377,7 @@ def answer(body):
     player = body.get("player")
     if player is not None and not isinstance(player, str):
         raise BadRequest("'player' must be a player's name")
-    code = "none" if body.get("card") == "none" else _card(body).code  # none: no card was missed
+    code = "none" if body.get("card") == "none" else _card(body).code  # none: no card missed, or none lies there
     try:
         s.note(s.watcher.answer(ask, code, player))
     except AnswerError as exc:

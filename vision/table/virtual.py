@@ -120,9 +120,10 @@ class TruthCamera:
 class SeenAnswers:
     """Answers as a person at the rendered table gives them: *which card lies there?* with the card that
     lies at the question's box in the frame it is answered on (the upcard being carried off for the trump 6,
-    a covered card's strip), or in the one its picture shows (a card covered since: ``Ask.seen_at``); every
-    other question, and one whose box holds no rendered card (a cloth's pattern read as a card), as ``record``
-    answers it (:class:`vision.table.answers.RecordAnswers`)."""
+    a covered card's strip), or in the one its picture shows (a card covered since: ``Ask.seen_at``), and with
+    ``none`` where no rendered card meets the box at all (a cloth's pattern read as a card); every other
+    question, and one whose box only touches a card, as ``record`` answers it
+    (:class:`vision.table.answers.RecordAnswers`)."""
 
     def __init__(self, camera: TruthCamera, record: Answerer) -> None:
         self.camera, self.record = camera, record
@@ -132,6 +133,8 @@ class SeenAnswers:
             seen = self.camera.lying_at(ask.box, at=ask.seen_at)
             if seen is not None:
                 return seen
+            if self.camera.lying_at(ask.box, min_iou=0.0, at=ask.seen_at) is None:
+                return "none"  # no rendered card meets the box at all: a person sees none there
         return self.record(watcher, ask)
 
 

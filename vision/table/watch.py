@@ -177,6 +177,7 @@ class Watcher:
         self.left: dict[int, Seen] = {}
         self.vanished: dict[str, Seen] = {}  # the last sight of each card that left the table
         self.excused: set[str] = set()  # vanished cards a person said to let go
+        self.no_card: set[int] = set()  # tracks the table said hold no card (an ask answered none)
         self.gathered: set[tuple[int, int]] = set()  # (hand number, trick number) announced
         self.hand_number = len(session.hands)
         self.state, self.reason = "watching", ""
@@ -247,7 +248,8 @@ class Watcher:
 
     def answer(self, ask_id: int, code: str, player: str | None = None) -> list[Notice]:
         """The table names the card of an ask; it is recorded as named. To a ``missed`` ask, ``none``
-        says no card was missed (the card at the other place was played out of turn); to a ``gathered``
+        says no card was missed (the card at the other place was played out of turn), and to a ``card`` one that
+        no card lies there (:meth:`_no_card`); to a ``gathered``
         one, ``player`` says whose card the camera missed (one of the trick's players: the plays after
         theirs move a seat on), or else a card the record holds as another player's of that trick asks
         that player next; to an ``upcard`` one, the card is recorded as the upcard the camera never saw; to a
@@ -258,7 +260,7 @@ class Watcher:
         ask = self.asks.get(ask_id)
         if ask is None:
             raise AnswerError(f"no open question {ask_id} (open: {sorted(self.asks) or 'none'})")
-        named = None if ask.kind == "missed" and code.strip().lower() == "none" else _code(code)
+        named = None if ask.kind in ("missed", "card") and code.strip().lower() == "none" else _code(code)
         seen = self.seen.get(ask.track) or self.left.get(ask.track)  # closed when it leaves, unless held (left)
         if player not in (None, ask.player):  # only a gathered trick may name another seat's card
             if ask.kind == "gathered":
@@ -281,6 +283,8 @@ class Watcher:
             self._record(UpcardShown(card(named)).with_meta(source="table", asked=ask.id, t=round(self.now, 3)))
             self._close(ask.track)
             return self._sync({})
+        if ask.kind == "card" and named is None:
+            return self._no_card(ask)
         if ask.kind == "missed" and named is not None:  # the card the camera did not see
             self._record(CardPlayed(ask.player, card(named)).with_meta(source="table", asked=ask.id,
                                                                       t=round(self.now, 3)))
@@ -292,6 +296,16 @@ class Watcher:
             self.stabilizer.rename(ask.track, named)
         self._close(ask.track)
         return self._sync({})
+
+    def _no_card(self, ask: Ask) -> list[Notice]:
+        """No card lies where the camera read one (the cloth, a hand, a shadow): its reads are no card for as
+        long as the tracker follows them, so they hold up nothing and make no card impossible elsewhere."""
+        self.no_card.add(ask.track)
+        self.seen.pop(ask.track, None)
+        self.left.pop(ask.track, None)
+        self._close(ask.track)
+        return [Notice("no_card", f"no card lies where the camera read {ask.read}: the table says so",
+                       {"id": ask.id})] + self._sync({})
 
     def _answer_gathered(self, ask: Ask, named: str) -> list[Notice]:
         """The card ``ask.player`` laid on a trick gathered short. Where the record holds it as another
@@ -654,6 +668,8 @@ class Watcher:
         return self.layout.place(centre, self.hand.seats if self.hand else (), self.to_mat)
 
     def _laid(self, ev: CardLaid) -> None:
+        if ev.track in self.no_card:
+            return
         was = self.vanished.get(ev.replaces) if ev.replaces else None
         if was is not None and self.stabilizer.lies_on(was.box, ev.box):
             was.read_anew = True
@@ -1154,7 +1170,7 @@ class Watcher:
             f"which card lies {where}? the camera reads {s.card}, not surely: {why}"))
         ask = self.asks[self._ask_of[s.track]]
         return notices + self._set("asking", f"tap the card lying {'at ' + ask.player if ask.player else 'there'}: "
-                                   f"{' / '.join(c for c, _ in ask.choices)} or another")
+                                   f"{' / '.join(c for c, _ in ask.choices)}, another, or none if no card lies there")
 
     def _top_read_anew(self, s: Seen, event: Event) -> TrickView | None:
         """The trick whose top card on a pile the camera re-reads, still short of cards, as a card that could be

@@ -279,14 +279,16 @@ function answerTo(a, player) {
   return c => send("/api/camera/answer", { ask: a.id, card: c, player });
 }
 function cardPanel(a, deck) {
-  // the camera is not sure of a card: show where it lies and the likely cards; a tap names it
+  // the camera is not sure of a card: show where it lies and the likely cards; a tap names it, or says none
+  // lies there (the cloth, a hand or a shadow read as a card)
   const answer = answerTo(a);
   return h("section", { class: "ask", id: `ask-${a.id}` },
     h("h2", {}, a.player ? t("ask_which").replace("{p}", a.player) : t("ask_which_upcard")),
     askCrop(a),
     h("p", {}, `${t("ask_reads")} ${a.read} – ${a.why}`),
     a.choices.map(c => h("button", { class: "choice", onclick: () => answer(c) }, cardEl(c))),
-    h("button", { onclick: () => pickCard(t("ask_other"), answer, [], deck) }, t("ask_other")));
+    h("button", { onclick: () => pickCard(t("ask_other"), answer, [], deck) }, t("ask_other")),
+    h("button", { class: "no-card", onclick: () => answer("none") }, t("ask_no_card")));
 }
 function missedPanel(a, deck) {
   // a card lies at another's place while it is a.player's turn: was a.player's card missed?
