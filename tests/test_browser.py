@@ -756,6 +756,7 @@ def test_the_page_lets_the_table_say_no_card_lies_where_the_camera_read_one_and_
         page.locator("section.ask button.no-card").click()
         page.wait_for_function("STATE && STATE.camera && STATE.camera.asks.length === 0")
         assert [e for e in s.session.current.events if e.type == "play"] == []
+        assert "8h" in page.inner_text("ul.notices li.no_card")  # said on the page, in its language
 
 
 def test_on_an_evening_of_kratzen_the_page_asks_the_cameras_question_and_a_tap_answers_it(browser, tmp_path):

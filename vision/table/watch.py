@@ -248,13 +248,12 @@ class Watcher:
 
     def answer(self, ask_id: int, code: str, player: str | None = None) -> list[Notice]:
         """The table names the card of an ask; it is recorded as named. To a ``missed`` ask, ``none``
-        says no card was missed (the card at the other place was played out of turn), and to a ``card`` one that
-        no card lies there (:meth:`_no_card`); to a ``gathered``
-        one, ``player`` says whose card the camera missed (one of the trick's players: the plays after
-        theirs move a seat on), or else a card the record holds as another player's of that trick asks
-        that player next; to an ``upcard`` one, the card is recorded as the upcard the camera never saw; to a
-        ``vanished`` one, naming its card says it lies there still; to an ``again`` one, another card than the
-        camera's corrects the play, the camera's own keeps it.
+        says no card was missed (the card at the other place was played out of turn), and to a ``card`` one
+        that no card lies there (:meth:`_no_card`); to a ``gathered`` one, ``player`` says whose card the camera
+        missed (one of the trick's players: the plays after theirs move a seat on), or else a card the record
+        holds as another player's of that trick asks that player next; to an ``upcard`` one, the card is recorded
+        as the upcard the camera never saw; to a ``vanished`` one, naming its card says it lies there still; to an
+        ``again`` one, another card than the camera's corrects the play, the camera's own keeps it.
         Raises AnswerError (or IllegalEvent for a card the record cannot take), nothing changed, for an
         ask that is not open, a code that is no card, or a player the ask cannot take."""
         ask = self.asks.get(ask_id)
@@ -305,7 +304,7 @@ class Watcher:
         self.left.pop(ask.track, None)
         self._close(ask.track)
         return [Notice("no_card", f"no card lies where the camera read {ask.read}: the table says so",
-                       {"id": ask.id})] + self._sync({})
+                       {"id": ask.id, "read": ask.read})] + self._sync({})
 
     def _answer_gathered(self, ask: Ask, named: str) -> list[Notice]:
         """The card ``ask.player`` laid on a trick gathered short. Where the record holds it as another

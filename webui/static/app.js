@@ -144,6 +144,7 @@ function noticeText(n) {
     if (ev.type === "exchange") return `${ev.player} ${t("exchange")} ${ev.count}`;
   }
   if (n.kind === "gathered" && d.winner) return fill("n_gathered", { n: d.trick, p: d.winner });
+  if (n.kind === "no_card" && d.read) return fill("n_no_card", { c: d.read });
   if (n.kind === "camera" && d.state) return t({ lost: "camera_lost", closer: "camera_closer" }[d.state] || "camera_back");
   return n.text;
 }
