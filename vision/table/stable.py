@@ -1038,10 +1038,15 @@ class Stabilizer:
                 and not c.shrank_within(box, self.settings.match_cover)]
 
     def _still_under(self, track: Track) -> bool:
-        """The card named here still shows its sides round the card now read here: one was thrown onto it."""
+        """The card named here still shows its sides round the card now read here: one was thrown onto it. The
+        card read here lies where it was last read, in view or not this frame: unread a moment, what it covers
+        is no free side (held-out pile 704786: the Qs under the Ts read 8s at 0.6, unread for three frames, its
+        own sides then showed round the Ts, and an 8s was recorded as the next lead)."""
         if self._sides is None:
             return False
         in_view = [outline for r in self._reads if (outline := _outline(r))]
+        if len(track.corners) == 4:
+            in_view.append(track.corners)
         shown = self._sides(track.named_corners, in_view)
         return shown is not None and shown >= self.settings.still_shown
 
