@@ -803,6 +803,21 @@ def test_a_named_card_half_covered_and_read_as_another_where_it_lay_is_no_card_t
     assert _half_covered(tc_missing=6) == [("As", True), ("Tc", True)]
 
 
+def test_what_shows_of_a_named_card_under_one_laid_across_it_glimpsed_as_the_hand_came_is_no_card_thrown_there():
+    """Held-out Kratzen pile 704874: the As landed across the 8d's top; the 8d's uncovered part, glimpsed as 7d in
+    boxes jumping about its spot as the hand came, then read 7d at 0.61 within its box (outline IoU 0.58), was
+    recorded as the next player's card, and every later play went a seat on (15 wrong card events)."""
+    six = _at("6h", NAMED)  # box (100, 100, 160, 190)
+    part = [(100, 140), (160, 140), (160, 190), (100, 190)]  # its lower part: within it, outline IoU 0.56
+    ac = _carried_down("Ac", (100, -55), 20, 8)  # comes to rest at y 85-175, across the 6h's top
+    frames = [[six]] * 8 + [[a, six] for a in ac[:4]]
+    glimpses = [(104, 110, 178, 210), (98, 128, 166, 200), (100, 138, 162, 192)]  # the hand over the 6h
+    frames += [[a, R("7h", 0.35, box=g)] for a, g in zip(ac[4:7], glimpses)]
+    frames += [[ac[7], replace(_at("7h", part), confidence=0.61)]] * 16
+    laid = [(e.card, e.settled) for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+    assert laid == [("6h", True), ("Ac", True)]
+
+
 def test_a_card_thrown_exactly_onto_a_named_card_and_glimpsed_as_it_lands_is_a_new_card():
     assert _nudged_under(landing=False) == [("6h", None), ("7h", None)]
 
