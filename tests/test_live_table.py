@@ -329,6 +329,29 @@ def test_a_card_thrown_exactly_onto_the_last_one_read_as_another_on_its_way_is_a
     assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 
 
+@pytest.mark.parametrize("answer, played", [("Jh", [("Anna", "Jh")]), ("Th", [])])
+def test_a_card_seen_thrown_onto_the_last_one_and_read_as_it_there_is_asked_not_taken_for_it_found_again(
+        answer, played):
+    """Anna's card is read Jh on its way and lands squarely on Cla's Th; the Th's track ends, and a track of
+    its own reads the spot Th again: the Jh misread as the card it covers, or the Th found again. The table is
+    asked, with both (held-out Kratzen pile 704935: the 9d landed on the 8d and read 8d there; taken for the
+    8d found again, the Qh after it took the 9d's turn and every later play went a seat on)."""
+    t = Table()
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.lay("Th", "Cla")
+    _carry_from_anna_to_cla(t, "Jh")
+    t.frames(14, hide={"Th"})  # lost from view as it lands, and the Th's track ends
+    t.frames(16)  # the spot reads Th again
+    t.frames(60)  # a person takes a while to answer: the question holds the record meanwhile
+    (ask,) = t.watcher.asks.values()
+    assert ask.cause == "way" and ask.player == "Anna" and [c for c, _ in ask.choices] == ["Th", "Jh"]
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]
+    t.watcher.answer(ask.id, answer)
+    t.frames(4)
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), *played] and t.watcher.asks == {}
+
+
 def test_a_card_named_where_another_was_misread_a_moment_came_when_it_was_thrown_not_then():
     """Held-out pile hand 702821: under the hand gathering the trick the upcard read as the trump 6 for a few
     frames, then as itself again; the real trump 6, thrown beside it a second later, was taken for that card

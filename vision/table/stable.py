@@ -981,6 +981,15 @@ class Stabilizer:
         named where it lay."""
         return {c.card for c in self._carried_near(box, since, t, before)}
 
+    def thrown_to(self, box: tuple[float, float, float, float], since: float, t: float) -> dict[str, float]:
+        """The cards :meth:`carried_to` names that were read surely on their way (not a glimpse), each with when
+        it was first seen coming: a card seen thrown there, whatever the spot reads since."""
+        out: dict[str, float] = {}
+        for c in self._carried_near(box, since, t):
+            if c.sure and not c.glimpsed:
+                out[c.card] = min(out.get(c.card, c.first_seen), c.first_seen)
+        return out
+
     def arrival(self, track: Track) -> float:
         """When ``track``'s card (named, or its reads' best so far) came: where the spot lay still read as
         other cards ``min_hits`` times before a read named it, when that read came; those were of what lay

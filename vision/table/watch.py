@@ -153,6 +153,8 @@ class Seen:
     held: bool = False  # read surely, it waited only for its turn: a player before it may not have been seen
     gone: float | None = None  # when it was taken away, held and unrecorded (see Watcher.left)
     read_anew: bool = False  # gone, its spot read since as another card: it was never itself (Watcher._laid)
+    thrown_in: tuple[str, float] | None = None  # read as a card played already where this card, first seen coming
+    # then, was thrown: asked which (Watcher._thrown_there)
 
     @property
     def played_at(self) -> float:
@@ -291,6 +293,8 @@ class Watcher:
         elif ask.kind == "missed":
             seen.out_of_turn = True  # the table says so: it is recorded (and flagged) as played
         else:
+            if seen.thrown_in is not None and seen.thrown_in[0] == named:  # it came then, onto the card it was read as
+                seen.came, seen.thrown = (seen.thrown_in[1],), seen.thrown_in[1]
             seen.card, seen.named_by = named, "table"
             self.stabilizer.rename(ask.track, named)
         self._close(ask.track)
@@ -751,6 +755,9 @@ class Watcher:
         early: Seen | None = None  # the first such card
         for s in self.pending():
             claim = self._accounted(s.card, s.named_by)
+            thrown = self._thrown_there(s) if claim == "already played" else None
+            if thrown is not None:
+                return notices + self._ask_thrown_there(s, thrown, meta)
             if claim:
                 s.claimed = claim
                 continue
@@ -1185,6 +1192,33 @@ class Watcher:
         if trick is None or not trick.cards or trick.cards[-1] != s.replaces or hand.whose_turn() is None:
             return None
         return trick
+
+    def _thrown_there(self, s: Seen) -> tuple[str, float] | None:
+        """A card seen thrown where ``s``, a card played already, is found again, since that card was named,
+        and not named since (none of the camera's cards), with when it was first seen coming: the thrown card
+        may lie there, read as the card under it (held-out Kratzen pile 704935: the 9d, read 0.6-0.8 on its
+        way, landed squarely on the 8d and read 8d; the 8d was taken as found again, the Qh after it took the
+        9d's turn, and every later play went a seat on). None where no such card came, or no one is to play."""
+        hand = self.hand
+        if s.named_by != "camera" or hand is None or hand.whose_turn() is None:
+            return None
+        if s.thrown_in is not None:
+            return s.thrown_in  # asked: the question holds until answered, however long ago the card came
+        was = self.vanished.get(s.card)
+        since = was.t if was is not None else s.first_seen  # since it was named: its own way is no other card
+        named = {x.card for x in [*self.seen.values(), *self.left.values()]}
+        gone = set(self.game.played(hand)) | set(self.game.face_up(hand)) | named
+        thrown = {c: at for c, at in self.stabilizer.thrown_to(s.box, since, self.now).items()
+                  if c not in gone and c in self.game.pack}
+        return min(thrown.items(), default=None)
+
+    def _ask_thrown_there(self, s: Seen, thrown: tuple[str, float], meta: dict[str, Any]) -> list[Notice]:
+        """Hold the record at ``s`` and ask which card lies there: the card thrown there, the next play (it came
+        when first seen coming, onto the card it was read as), or ``s``'s card found again (then claimed)."""
+        rival = thrown[0]
+        s.choices, s.way, s.thrown_in = ((s.card, s.support), (rival, 0.0)), (rival,), thrown
+        why = f"{rival} was seen thrown there, and the camera reads {s.card}, played already, where it landed"
+        return self._ask(s, CardPlayed(self._to_play(), card(rival)), ("way", why), meta)
 
     def _ask_laid_on(self, s: Seen, trick: TrickView, meta: dict[str, Any]) -> list[Notice]:
         """Hold the record at ``s`` and ask whose card it is: the top card's player's, misread, or the next
