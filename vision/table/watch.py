@@ -1206,11 +1206,10 @@ class Watcher:
             return s.thrown_in  # asked: the question holds until answered, however long ago the card came
         was = self.vanished.get(s.card)
         since = was.t if was is not None else s.first_seen  # since it was named: its own way is no other card
-        named = {x.card for x in [*self.seen.values(), *self.left.values()]}
-        gone = set(self.game.played(hand)) | set(self.game.face_up(hand)) | named
-        thrown = {c: at for c, at in self.stabilizer.thrown_to(s.box, since, self.now).items()
-                  if c not in gone and c in self.game.pack}
-        return min(thrown.items(), default=None)
+        new = self.game.pack - self.game.played(hand) - self.game.face_up(hand) - self._in_view() \
+            - {x.card for x in self.left.values()}
+        thrown = self.stabilizer.thrown_to(s.box, since, self.now)
+        return min(((c, at) for c, at in thrown.items() if c in new), default=None)
 
     def _ask_thrown_there(self, s: Seen, thrown: tuple[str, float], meta: dict[str, Any]) -> list[Notice]:
         """Hold the record at ``s`` and ask which card lies there: the card thrown there, the next play (it came
