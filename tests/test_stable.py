@@ -854,6 +854,28 @@ def test_a_card_covered_while_waiting_is_asked_with_the_picture_of_it_lying_ther
     assert kc.covered == 17 / REFERENCE_FPS and kc.box == R("Kc").box
 
 
+def _landed_unseen_on_waiting() -> list[CardLaid]:
+    """A Kc carried in and lying still, read at 0.55 (waiting for surer reads); a 7d, never seen coming, lands half
+    on it, read surely there from its first frame, while the Kc is read only timidly where it lies."""
+    kc = _carried("Kc", (0, 100), 20, 5)
+    lying = R("Kc", 0.55)
+    frames = [[replace(r, confidence=0.55)] for r in kc] + [[lying]] * 8
+    frames += [[R("Kc", 0.3), R("7d", 0.9, box=(125, 110, 185, 200))]] * 20
+    return [e for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+
+
+def test_a_card_landing_unseen_on_one_waiting_and_read_where_it_lies_is_a_card_of_its_own():
+    """A card does not lie in two places: the read off the waiting card's spot is a card thrown onto it, not it
+    moved, however little was seen of its way. The waiting card is named with its own reads and its own box, for the
+    table to confirm (held-out Kratzen pile 705003: Cla's Qc, seen coming only in glimpses naming other cards, took
+    the track of Beat's Ah, read 0.36 where it lay; the question showed the Qc, and the two were recorded for each
+    other's players)."""
+    laid = _landed_unseen_on_waiting()
+    assert [(e.card, e.settled) for e in laid] == [("Kc", False), ("7d", True)]
+    kc, d7 = laid
+    assert kc.box == R("Kc").box and kc.first_seen == 0.0 < d7.first_seen
+
+
 def _dimmed_while_waiting() -> list[tuple[str, float]]:
     """A Kc carried in and lying still, read at 0.55 (waiting for surer reads), hidden by a hand for 6 frames, then
     read timidly where it lies while a 7d lands beside it, half on it; then read at 0.55 again."""

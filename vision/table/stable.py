@@ -602,10 +602,22 @@ class Stabilizer:
         starts the thrown card's own (held-out pile hand 701430: Erich's Qs, thrown onto a strip read Qd, took
         the strip's start and was recorded before Doris's Ks). That track came when it arrived, its glimpse
         included (held-out pile 702956: the Jc, seen in the air after the Qs's glimpse began but before the
-        Qs's first sure read, took the Qs's track and start)."""
+        Qs's first sure read, took the Qs's track and start). A card read where it lies this very frame, lying whole
+        on top, is not the read off its spot either, seen coming or not (:meth:`_still_read_there`)."""
         if track.card is not None or track.glimpsed or not track.firsts or read.card in track.firsts:
             return False
-        return self.seen_coming(read.card, track.box, track.arrived(), t)
+        return self.seen_coming(read.card, track.box, track.arrived(), t) or self._still_read_there(track, read)
+
+    def _still_read_there(self, track: Track, read: Read) -> bool:
+        """``track``'s card, lying whole on top and still, is read as itself where it lies this very frame, if only
+        timidly, while ``read`` lies off that spot: a card does not lie in two places, so ``read`` is a card thrown
+        onto it (held-out Kratzen pile 705003: Cla's Qc, seen coming only in single glimpses that named other cards,
+        landed half on Beat's Ah, waiting for surer reads and read 0.36 where it lay; the Qc took the Ah's track,
+        the question showed the Qc, and the Ah and Qc were recorded for each other's players)."""
+        if track.rest is None or not self._lay_on_top(track) or box_iou(track.rest, read.box) >= self.settings.still_iou:
+            return False
+        return any(r.card == track.top and box_iou(track.rest, r.box) >= self.settings.still_iou
+                   for r in [*self.timid, *self._reads] if r is not read)
 
     def _lay_on_top(self, track: Track) -> bool:
         """``track``'s card lay still, seen whole with nothing on it in ``min_hits`` reads: a card laid on top of the
