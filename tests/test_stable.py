@@ -876,6 +876,16 @@ def test_a_card_landing_unseen_on_one_waiting_and_read_where_it_lies_is_a_card_o
     assert kc.box == R("Kc").box and kc.first_seen == 0.0 < d7.first_seen
 
 
+def test_a_read_within_the_spot_of_a_card_waiting_and_read_where_it_lies_is_no_card_of_its_own():
+    """A part of the card boxed again and misread lies within its spot: it votes on that card, which is asked, and
+    starts no card of its own (the rule above holds only for a read off the spot)."""
+    kc = _carried("Kc", (0, 100), 20, 5)
+    frames = [[replace(r, confidence=0.55)] for r in kc] + [[R("Kc", 0.55)]] * 8
+    frames += [[R("Kc", 0.3), R("7d", 0.9, box=(105, 105, 155, 175))]] * 20
+    laid = [e for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+    assert len(laid) == 1 and not laid[0].settled
+
+
 def _dimmed_while_waiting() -> list[tuple[str, float]]:
     """A Kc carried in and lying still, read at 0.55 (waiting for surer reads), hidden by a hand for 6 frames, then
     read timidly where it lies while a 7d lands beside it, half on it; then read at 0.55 again."""

@@ -610,11 +610,14 @@ class Stabilizer:
 
     def _still_read_there(self, track: Track, read: Read) -> bool:
         """``track``'s card, lying whole on top and still, is read as itself where it lies this very frame, if only
-        timidly, while ``read`` lies off that spot: a card does not lie in two places, so ``read`` is a card thrown
-        onto it (held-out Kratzen pile 705003: Cla's Qc, seen coming only in single glimpses that named other cards,
-        landed half on Beat's Ah, waiting for surer reads and read 0.36 where it lay; the Qc took the Ah's track,
-        the question showed the Qc, and the Ah and Qc were recorded for each other's players)."""
+        timidly, while ``read`` lies off that spot, not within it: a card does not lie in two places, so ``read`` is
+        a card thrown onto it (held-out Kratzen pile 705003: Cla's Qc, seen coming only in single glimpses that named
+        other cards, landed half on Beat's Ah, waiting for surer reads and read 0.36 where it lay; the Qc took the
+        Ah's track, the question showed the Qc, and the Ah and Qc were recorded for each other's players). A read
+        within the spot may be a part of the card boxed again, misread: it stays the card's to vote on."""
         if track.rest is None or not self._lay_on_top(track) or box_iou(track.rest, read.box) >= self.settings.still_iou:
+            return False
+        if box_within(read.box, track.rest) >= self.settings.match_cover:
             return False
         return any(r.card == track.top and box_iou(track.rest, r.box) >= self.settings.still_iou
                    for r in [*self.timid, *self._reads] if r is not read)
