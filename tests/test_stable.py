@@ -854,13 +854,13 @@ def test_a_card_covered_while_waiting_is_asked_with_the_picture_of_it_lying_ther
     assert kc.covered == 17 / REFERENCE_FPS and kc.box == R("Kc").box
 
 
-def _landed_unseen_on_waiting() -> list[CardLaid]:
-    """A Kc carried in and lying still, read at 0.55 (waiting for surer reads); a 7d, never seen coming, lands half
-    on it, read surely there from its first frame, while the Kc is read only timidly where it lies."""
+def _landed_unseen_on_waiting(box: tuple = (125, 110, 185, 200)) -> list[CardLaid]:
+    """A Kc carried in and lying still, read at 0.55 (waiting for surer reads); a 7d, never seen coming, read surely
+    at ``box`` (half on the Kc, or within its spot) from its first frame, while the Kc is read only timidly where it
+    lies."""
     kc = _carried("Kc", (0, 100), 20, 5)
-    lying = R("Kc", 0.55)
-    frames = [[replace(r, confidence=0.55)] for r in kc] + [[lying]] * 8
-    frames += [[R("Kc", 0.3), R("7d", 0.9, box=(125, 110, 185, 200))]] * 20
+    frames = [[replace(r, confidence=0.55)] for r in kc] + [[R("Kc", 0.55)]] * 8
+    frames += [[R("Kc", 0.3), R("7d", 0.9, box=box)]] * 20
     return [e for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
 
 
@@ -879,10 +879,7 @@ def test_a_card_landing_unseen_on_one_waiting_and_read_where_it_lies_is_a_card_o
 def test_a_read_within_the_spot_of_a_card_waiting_and_read_where_it_lies_is_no_card_of_its_own():
     """A part of the card boxed again and misread lies within its spot: it votes on that card, which is asked, and
     starts no card of its own (the rule above holds only for a read off the spot)."""
-    kc = _carried("Kc", (0, 100), 20, 5)
-    frames = [[replace(r, confidence=0.55)] for r in kc] + [[R("Kc", 0.55)]] * 8
-    frames += [[R("Kc", 0.3), R("7d", 0.9, box=(105, 105, 155, 175))]] * 20
-    laid = [e for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+    laid = _landed_unseen_on_waiting(box=(105, 105, 155, 175))
     assert len(laid) == 1 and not laid[0].settled
 
 

@@ -620,7 +620,7 @@ class Stabilizer:
         if box_within(read.box, track.rest) >= self.settings.match_cover:
             return False
         return any(r.card == track.top and box_iou(track.rest, r.box) >= self.settings.still_iou
-                   for r in [*self.timid, *self._reads] if r is not read)
+                   for r in [*self.timid, *self._reads])
 
     def _lay_on_top(self, track: Track) -> bool:
         """``track``'s card lay still, seen whole with nothing on it in ``min_hits`` reads: a card laid on top of the
