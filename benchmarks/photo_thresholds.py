@@ -1,11 +1,10 @@
 """The photo preset's thresholds chosen on one half of the real photos, reported on the other.
 
-    python benchmarks/photo_thresholds.py [--real DIR] [--grid small|full|looks]
+    python benchmarks/photo_thresholds.py [--real DIR] [--grid small|full]
 
 Each combination of the detector score a box needs (``conf``), the lowest score a box is read at
 (``floor``), how sure a read under ``conf`` must be (``read_sure``) and the rotated NMS overlap
-(``nms_iou``) (``--grid looks``: the detector's looks, ``mirrored`` and ``second_square``, with ``conf``
-and ``floor``) is scored on the photos of the ``tune`` half (``vision.training.evaluate.photo_half``,
+(``nms_iou``) is scored on the photos of the ``tune`` half (``vision.training.evaluate.photo_half``,
 fixed by file name). The rule, set before any figure was seen: most cards found and named right;
 ties go to fewer boxes (precision), then to the preset's own value. The ``report`` half is read once,
 with the chosen values and with the preset's, and printed beside them; nothing is chosen on it.
@@ -33,8 +32,6 @@ GRIDS = {
               "nms_iou": (0.5, 0.7)},
     "full": {"conf": (0.25, 0.3, 0.35, 0.4, 0.45), "floor": (None, 0.1, 0.15, 0.2, 0.25),
              "read_sure": (0.6, 0.7, 0.8, 0.9), "nms_iou": (0.5, 0.6, 0.7)},
-    # the detector's looks at a photo, each with the scores a fused box needs (more looks fuse lower)
-    "looks": {"mirrored": (False, True), "second_square": (0, 256, 384), "conf": (0.3, 0.35), "floor": (0.1, 0.15)},
 }
 
 
@@ -44,8 +41,7 @@ def candidates(grid: dict[str, tuple]) -> list[RecognizerSettings]:
     out = []
     for values in itertools.product(*grid.values()):
         s = dict(zip(grid, values))
-        floor, read_sure = s.get("floor", PHOTO.floor), s.get("read_sure", PHOTO.read_sure)
-        if floor is None and read_sure != PHOTO.read_sure or floor is not None and floor >= s.get("conf", PHOTO.conf):
+        if s["floor"] is None and s["read_sure"] != PHOTO.read_sure or s["floor"] is not None and s["floor"] >= s["conf"]:
             continue
         out.append(replace(PHOTO, **s))
     return out
@@ -53,12 +49,12 @@ def candidates(grid: dict[str, tuple]) -> list[RecognizerSettings]:
 
 def score(rep: Report, s: RecognizerSettings) -> tuple:
     """The choosing rule: cards found and named right, then fewer boxes, then nearest the preset."""
-    nearness = sum(getattr(s, k) == getattr(PHOTO, k) for k in {k for grid in GRIDS.values() for k in grid})
+    nearness = sum(getattr(s, k) == getattr(PHOTO, k) for k in GRIDS["full"])
     return rep.right, -rep.predictions, nearness
 
 
 def line(name: str, s: RecognizerSettings, rep: Report) -> str:
-    return (f"{name:10s} mirrored {s.mirrored!s:5s} second_square {s.second_square:3d} conf {s.conf:.2f} floor {s.floor!s:4s} read_sure {s.read_sure:.2f} nms_iou {s.nms_iou:.2f}: "
+    return (f"{name:10s} conf {s.conf:.2f} floor {s.floor!s:4s} read_sure {s.read_sure:.2f} nms_iou {s.nms_iou:.2f}: "
             f"recall {rep.recall:.3f} ({rep.found}/{rep.truths}), rank {rep.accuracy:.3f} ({rep.right}/{rep.found}), "
             f"precision {rep.precision:.3f}")
 

@@ -1,4 +1,4 @@
-"""A photo's detector looks (as it is, turned a quarter, mirrored, at a second size), fused into one list of boxes."""
+"""Two detector views of one frame, as it is and turned a quarter, fused into one list of boxes."""
 
 import cv2
 import numpy as np
@@ -7,7 +7,7 @@ import pytest
 from vision.recognize.geometry import order_quad
 from vision.recognize import RecognizerSettings
 from vision.recognize.recognizer import Recognizer
-from vision.recognize.views import fuse, mirror, turn, unmirror, unturn
+from vision.recognize.views import fuse, turn, unturn
 
 
 def quad(rect):
@@ -27,19 +27,6 @@ def test_a_box_found_in_the_turned_frame_lies_where_the_card_lies_in_the_frame()
     # is at (50 - 10, 30) and it is 40 wide and 20 high
     rect = unturn(((40.0, 30.0), (40.0, 20.0), 0.0), 50)
     assert np.allclose(quad(rect), quad(((30.0, 10.0), (20.0, 40.0), 0.0)))
-
-
-def test_mirroring_a_picture_puts_each_pixel_on_the_other_side():
-    picture = np.arange(4 * 6 * 3, dtype=np.uint8).reshape(4, 6, 3)
-    mirrored = mirror(picture)
-    for y, x in [(0, 0), (1, 5), (3, 2)]:
-        assert (mirrored[y, 6 - 1 - x] == picture[y, x]).all()
-
-
-def test_a_tilted_box_found_in_the_mirrored_picture_lies_where_the_card_lies():
-    card = quad(((30.0, 10.0), (20.0, 40.0), 25.0))
-    seen = cv2.minAreaRect(np.float32([[50 - x, y] for x, y in card]))  # the card in a picture 50 wide, mirrored
-    assert np.allclose(quad(unmirror(seen, 50)), card, atol=1e-3)
 
 
 def test_a_card_both_views_find_scores_the_mean_of_its_two_scores():
@@ -105,43 +92,3 @@ def test_a_recognizer_with_two_views_finds_a_card_once_in_frame_pixels(monkeypat
 def test_a_recognizer_takes_one_or_two_views_only():
     with pytest.raises(ValueError, match="views"):
         Recognizer(views=3)
-
-
-class AnySize:
-    """A detector session finding one square card in the middle of any picture, a fifth of its width."""
-
-    def __init__(self, size):
-        self.size, self.runs = size, 0
-
-    def get_inputs(self):
-        return [type("I", (), {"name": "images", "shape": [1, 3, self.size, self.size]})()]
-
-    def run(self, _names, feeds):
-        self.runs += 1
-        n = feeds["images"].shape[2]
-        return [np.array([[n / 2, n / 2, n / 5, n / 5, 0.6, 0.0]], np.float32).T[None]]
-
-
-def test_a_photo_looked_at_mirrored_and_at_a_second_square_finds_its_card_once_in_photo_pixels(monkeypatch):
-    r = object.__new__(Recognizer)
-    r.det, r.det_size, r._sized = AnySize(320), 320, {}
-    r.settings = RecognizerSettings(views=2, mirrored=True, second_square=384, conf=0.25, fit_input=False)
-    other = AnySize(384)
-    monkeypatch.setattr(r, "_detector_for_square", lambda size: r.det if size == 320 else other)
-    [(corners, score)] = r.detect_cards(np.zeros((480, 640, 3), np.uint8))
-    assert (r.det.runs, other.runs) == (4, 4)  # as it is and turned, each also mirrored, at both sizes
-    assert score == pytest.approx(0.6)
-    assert np.allclose(corners.mean(axis=0), [320, 240], atol=1)
-    assert np.allclose(np.ptp(corners, axis=0), [128, 128], atol=1)
-
-
-def test_a_photo_s_extra_looks_need_its_two_views():
-    with pytest.raises(ValueError, match="views=2"):
-        RecognizerSettings(views=1, mirrored=True)
-    with pytest.raises(ValueError, match="views=2"):
-        RecognizerSettings(views=1, second_square=384)
-
-
-def test_a_second_square_is_a_multiple_of_the_detector_s_coarsest_stride():
-    with pytest.raises(ValueError, match="multiple of 32"):
-        RecognizerSettings(views=2, second_square=400, fit_input=False)

@@ -40,7 +40,7 @@ from .deck import DeckProfile, classifier_digest, with_features
 from .models import BACK, CLASSIFIER, CORNERS, DETECTOR, NOT_CARD
 from .not_card import NOT_A_CARD, NotCard
 from .settings import FRAME, RecognizerSettings, with_overrides
-from .views import CANDIDATE, fuse, mirror, turn, unmirror, unturn
+from .views import CANDIDATE, fuse, turn, unturn
 
 
 @dataclass
@@ -203,33 +203,13 @@ class Recognizer:
             det, size = self._detector_for(*rgb.shape[:2])
             img, r, pad = letterbox(rgb, size, self.settings.halve_large)
             found = [(order_quad(cv2.boxPoints(rect)), s) for rect, s in self._rects(img, self.settings.low, det)]
-            return [((quad - np.float32(pad)) / r, s) for quad, s in found]
-        return fuse(self._looks(rgb), self.settings.low)
-
-    def _looks(self, rgb: np.ndarray) -> list[list[tuple[np.ndarray, float]]]:
-        """A photo's looks, each its boxes in the photo's pixels: as it is and turned a quarter, at the
-        exported square and at ``second_square``, each also mirrored (``mirrored``). The letterboxed
-        square is turned and mirrored, not the photo: the same picture, and far fewer pixels to move."""
-        s, looks = self.settings, []
-        for size in (self.det_size, s.second_square) if s.second_square else (self.det_size,):
-            det = self._detector_for_square(size)
-            img, r, pad = letterbox(rgb, size, s.halve_large)
-            for mirrored in (False, True) if s.mirrored else (False,):
-                pic = mirror(img) if mirrored else img
-                upright = self._rects(pic, CANDIDATE, det)
-                turned = [(unturn(rect, size), sc) for rect, sc in self._rects(turn(pic), CANDIDATE, det)]
-                for view in (upright, turned):
-                    rects = [(unmirror(rect, size), sc) for rect, sc in view] if mirrored else view
-                    looks.append([((order_quad(cv2.boxPoints(rect)) - np.float32(pad)) / r, sc) for rect, sc in rects])
-        return looks
-
-    def _detector_for_square(self, size: int) -> object:
-        """The detector session for a ``size`` square: the exported one, or its graph resized, made once."""
-        if size == self.det_size:
-            return self.det
-        if (size, size) not in self._sized:
-            self._sized[(size, size)] = _session(input_size.detector_graph(str(self.det_path), size, size), self.threads)
-        return self._sized[(size, size)]
+        else:  # the letterboxed square turned is the turned frame letterboxed, and 4 times smaller
+            img, r, pad = letterbox(rgb, self.det_size, self.settings.halve_large)
+            upright = self._rects(img, CANDIDATE)
+            turned = [(unturn(rect, self.det_size), s) for rect, s in self._rects(turn(img), CANDIDATE)]
+            found = fuse([[(order_quad(cv2.boxPoints(rect)), s) for rect, s in view] for view in (upright, turned)],
+                         self.settings.low)
+        return [((quad - np.float32(pad)) / r, s) for quad, s in found]
 
     def closer(self) -> Recognizer:
         """This recognizer with the detector looking at ``closer_side``, for a table whose cards the usual size

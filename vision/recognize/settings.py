@@ -23,10 +23,6 @@ def setting(default: Any, why: str) -> Any:
 class RecognizerSettings:
     views: int = setting(1, "detector looks per picture: 2 = as it is and turned a quarter, boxes fused; "
                             "a second look doubles the detector's time")
-    mirrored: bool = setting(False, "a photo is looked at mirrored too (both its views): the detector misses a "
-                                    "card in one look that it finds in another")
-    second_square: int = setting(0, "a photo is looked at with the detector at this square too (both views; 0: "
-                                    "not): a card too large or too small at 320 is found at another size")
     conf: float = setting(0.3, "detector score a box needs; one view scores lower at the frame's own shape, "
                                "and 0.3 there finds what 0.35 found at the square")
     floor: float | None = setting(None, "boxes scoring from this up to conf are cards where read at read_sure "
@@ -74,11 +70,6 @@ class RecognizerSettings:
     def __post_init__(self) -> None:
         if self.views not in (1, 2):
             raise ValueError(f"views must be 1 or 2, not {self.views}")
-        if (self.mirrored or self.second_square) and self.views != 2:
-            raise ValueError("mirrored and second_square are a photo's looks: they need views=2")
-        if self.second_square % 32:
-            raise ValueError(f"second_square must be a multiple of 32 (the detector's coarsest stride), "
-                             f"not {self.second_square}")
         if self.fit_input and self.views != 1:
             raise ValueError("a photo's two views turn the detector's square input: fit_input needs views=1")
 

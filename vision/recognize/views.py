@@ -1,10 +1,9 @@
-"""Several looks at one photo: as it is and turned a quarter clockwise (each also mirrored, and at a
-second size, where the settings ask), with the boxes fused.
+"""Two looks at one frame: as it is, and turned a quarter clockwise, with the boxes fused.
 
-The detector is a small network trained on CPUs and is not indifferent to how a picture is turned,
-mirrored or scaled: the same real photos turned a quarter show it cards it missed upright, and the
-other way round. A card every look finds keeps the mean of its scores; a box found by some looks
-only counts at that share of its score, so a stray box must be seen boldly, or often, to pass.
+The detector is a small network trained on CPUs and is not indifferent to how a picture is turned:
+the same real photos turned a quarter show it cards it missed upright, and the other way round.
+A card both looks find keeps the mean of its two scores; a box one look alone sees counts at half
+its score, so a stray box must be seen boldly to pass the threshold.
 """
 from __future__ import annotations
 
@@ -29,18 +28,6 @@ def unturn(rect: Rect, height: int) -> Rect:
     """
     (x, y), size, angle = rect
     return (y, height - x), size, angle - 90.0
-
-
-def mirror(rgb: np.ndarray) -> np.ndarray:
-    """The picture mirrored left to right: pixel (x, y) lands at (w - 1 - x, y)."""
-    return np.ascontiguousarray(rgb[:, ::-1])
-
-
-def unmirror(rect: Rect, width: int) -> Rect:
-    """A rotated rect found in :func:`mirror`'s picture, in the picture's own pixels (continuous
-    coordinates, as :func:`unturn`): the centre mirrored, the angle turned the other way."""
-    (x, y), size, angle = rect
-    return (width - x, y), size, -angle
 
 
 def fuse(views: list[list[tuple[np.ndarray, float]]], threshold: float,
