@@ -13,11 +13,11 @@ can be built in parallel.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import cv2
 import numpy as np
@@ -79,24 +79,27 @@ def _job(args: tuple) -> int:
     return (write_card_crop if kind == "closeup" else write_scene)(*rest)
 
 
-@contextmanager
-def one_opencv_thread() -> Iterator[None]:
-    """Worker processes forked inside run OpenCV on one thread: on a many-core machine each one's pool of a
-    thread per core made them fight for the cores (a leased 16-core machine, docs/gpu-round.md). Set in the
-    parent, which the workers inherit: set in a child forked from a parent that had used its threads, it hangs."""
-    before = cv2.getNumThreads()
+def _start_worker(initializer: Callable | None, initargs: tuple) -> None:
+    """Each worker runs OpenCV on one thread: the processes are the parallelism (on a leased 16-core
+    machine 16 processes with a thread per core each fought for the cores, docs/gpu-round.md)."""
     cv2.setNumThreads(1)
-    try:
-        yield
-    finally:
-        cv2.setNumThreads(before)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def worker_pool(workers: int | None, initializer: Callable | None = None, initargs: tuple = ()) -> ProcessPoolExecutor:
+    """Processes started afresh, never forked: a fork copies the locks the parent's other threads
+    hold (a test run's web server, ONNX Runtime's and OpenCV's pools), and a child that needs one
+    waits for ever; CI hung so once, building a tiny data set after the browser tests."""
+    return ProcessPoolExecutor(workers or os.cpu_count() or 1, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_start_worker, initargs=(initializer, initargs))
 
 
 def map_jobs(job: Callable[[Any], Any], jobs: list, workers: int | None, progress: bool, desc: str, unit: str,
              initializer: Callable | None = None, initargs: tuple = ()) -> list:
     """Run ``job`` on each of ``jobs`` in worker processes (one per core unless told), with a
     progress bar if asked; returns what the jobs return, in order."""
-    with ProcessPoolExecutor(workers or os.cpu_count() or 1, initializer=initializer, initargs=initargs) as pool:
+    with worker_pool(workers, initializer, initargs) as pool:
         results = pool.map(job, jobs, chunksize=8)
         if progress:
             from tqdm import tqdm
@@ -144,8 +147,7 @@ def build(out: Path, train: int, val: int, seed: int = 1, workers: int | None = 
             for i in range(n)]
     jobs += [("closeup", out, s, i, seed, groups, classes, print_rate)
              for s, n in (("train", card_crops), ("val", card_crops // 10)) for i in range(n)]
-    with one_opencv_thread():
-        cards = run_jobs(_job, jobs, workers, progress, desc="scenes and crops", unit="job")
+    cards = run_jobs(_job, jobs, workers, progress, desc="scenes and crops", unit="job")
     data = data_yaml(out / "detect")
     if progress:
         print(f"{train + val} scenes and {card_crops + card_crops // 10} close-ups, {cards} cards -> {out}")

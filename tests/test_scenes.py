@@ -1,5 +1,8 @@
 """The synthetic scene generator and dataset writer."""
 
+import multiprocessing
+import threading
+
 import numpy as np
 import pytest
 
@@ -302,7 +305,7 @@ def _opencv_threads(_: int) -> int:
 
 def test_each_process_building_scenes_runs_opencv_on_one_thread(tmp_path, monkeypatch):
     """On a 16-core machine 16 processes each with a thread per core fought for the cores; the parent, which
-    has used its threads (rendering here), gets them back after."""
+    has used its threads (rendering here), keeps them."""
     import cv2
 
     before = cv2.getNumThreads()
@@ -321,3 +324,26 @@ def test_each_process_building_scenes_runs_opencv_on_one_thread(tmp_path, monkey
         assert cv2.getNumThreads() == 2
     finally:
         cv2.setNumThreads(before)
+
+
+HELD = threading.Lock()  # as a lock some other thread of the test run holds (the web server's, a log's)
+
+
+def _takes_the_lock(_: int) -> int:
+    with HELD:
+        return 1
+
+
+def test_a_worker_never_inherits_a_lock_another_thread_of_the_parent_holds():
+    """A forked worker starts with the parent's locks as they were; one held then is held for ever
+    (CI hung so once, building a tiny data set after the browser tests)."""
+    done: list[int] = []
+    with HELD:
+        run = threading.Thread(target=lambda: done.extend(
+            build_cli.map_jobs(_takes_the_lock, [0, 1], 1, False, "", "")), daemon=True)
+        run.start()
+        run.join(120)
+    if run.is_alive():
+        for child in multiprocessing.active_children():  # let the pool break rather than hang the run
+            child.kill()
+    assert done == [1, 1]

@@ -22,14 +22,13 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from datasets.art import packs_of
-from datasets.build import one_opencv_thread
+from datasets.build import worker_pool
 from datasets.prints import redraw_index
 from datasets.scenes import SceneOptions, render_scene
 from vision.recognize import CLASSIFIER, FRAME
@@ -98,7 +97,7 @@ def dataset(path: Path, first_seed: int, scenes: int, workers: int, styles: int,
     if path.exists():
         with np.load(path) as z:
             return {k: z[k] for k in z.files}
-    with one_opencv_thread(), ProcessPoolExecutor(workers) as pool:  # the processes are the parallelism
+    with worker_pool(workers) as pool:
         parts = list(pool.map(crops, *zip(*jobs(first_seed, scenes, workers, styles, one_printer))))
     out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     path.parent.mkdir(parents=True, exist_ok=True)
