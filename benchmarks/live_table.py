@@ -20,8 +20,9 @@ simulated evening of Kratzen (so mostly not a Muss: contracts, Oder, play or dro
 played by the heuristic bot and random players in turn, with the 33 cards of the Tell pack read off a
 Swiss pack; the camera joins the evening after its first hand. Prints, per hand and in all: whether the
 refereed result (trick winners, flags, pot, payouts) equals the record's, wrong card events,
-missed events, cards first recorded wrong and corrected by the camera's own re-read, processed
-frames per second, and the time from a card lying still to its right event (the frames it took,
+missed events, cards recorded wrong and corrected later (by the camera's own re-read, or by the
+table's answer to a question asked after the card was recorded: either way the record held a wrong
+card or seat until then), processed frames per second, and the time from a card lying still to its right event (the frames it took,
 plus the time to process one frame; a corrected card counts from its correction; a card carried only
 a short way is often named before the renderer lays it exactly still, and counts negative).
 """
@@ -131,7 +132,7 @@ def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False
     per_frame = table.timing.busy / max(1, table.timing.frames)
     still = {(v.kind, v.card): v.t for v in vh.visuals if v.kind in ("upcard", "play")}
     lat = [t - still[key] + per_frame for key, t in camera_named(session.log).values() if key in still]
-    corrected = sum(isinstance(ev, CardCorrected) for ev in session.log)
+    corrected = _corrections(session.log)
     asked_wrong = sum(map(_read_wrong, asks))
     missed_asks = sum(a["kind"] == "missed" for a in asks)
     missed_real = sum(a["kind"] == "missed" and a.get("answer") not in (None, "none") for a in asks)
@@ -140,9 +141,11 @@ def one_hand(seed: int, reader: str, recognizer, zones: bool, pile: bool = False
             "asks": len(asks), "asked_wrong": asked_wrong, "causes": Counter(map(_cause, asks)),
             "causes_wrong": Counter(_cause(a) for a in asks if _read_wrong(a)), "missed_asks": missed_asks,
             "missed_real": missed_real, "size": vh.size, "fps_source": vh.fps,
-            "pile": pile, "events": _event_rows(record, session) + [_ask_row(a) for a in asks],
+            "pile": pile,
+            "events": _event_rows(record, session) + [_ask_row(a) for a in asks] + _correction_rows(corrected),
             "wrong": check.wrong_card_events, "missed": check.missed, "fps": 1 / per_frame if per_frame else 0,
-            "latency": lat, "corrected": corrected, "left": left, "details": check.details,
+            "latency": lat, "corrected": len(corrected["camera"]),
+            "answered": len(corrected["table"]), "left": left, "details": check.details,
             "state": watcher.status()["state"], "swap": _swap_row(record, session), "closer": table.closer_since}
 
 
@@ -186,6 +189,24 @@ def _event_rows(record: list, session: Session) -> list[dict]:
              "truth": str(truth[i]) if i < len(truth) else None,
              "meta": {k: v for k, v in (ev.meta or {}).items() if k not in ("snapshot", "at")}}
             for i, ev in enumerate(mine) if (ev.meta or {}).get("source") == "camera"]
+
+
+def _corrections(log: list) -> dict[str, list[tuple[CardCorrected, object]]]:
+    """The log's corrections, each with the event it corrected, by whose word: ``camera`` (its own re-read)
+    or ``table`` (an answer to a question asked after the card was recorded, or a card the table named)."""
+    out: dict[str, list] = {"camera": [], "table": []}
+    for ev in log:
+        if isinstance(ev, CardCorrected):
+            by = "camera" if (ev.meta or {}).get("source") == "camera" else "table"
+            out[by].append((ev, log[ev.target]))
+    return out
+
+
+def _correction_rows(corrected: dict[str, list]) -> list[dict]:
+    return [{"kind": "corrected", "by": by, "was": str(getattr(target, "card", None)),
+             "was_player": getattr(target, "player", None), "now": str(ev.card), "t": (ev.meta or {}).get("t"),
+             "was_source": (target.meta or {}).get("source")}
+            for by, pairs in corrected.items() for ev, target in pairs]
 
 
 def _cause(ask: dict) -> str:
@@ -319,7 +340,7 @@ def main(argv: list[str] | None = None) -> None:
               f"{r['fps_source']:.0f}{' pile' if pile else ''}  same result: {str(r['same']):5s}  "
               f"wrong events: {r['wrong']}  asks: {r['asks']} ({r['asked_wrong']} read wrong, {r['missed_asks']} "
               f"turns passed, {r['missed_real']} of them a card missed{_cause_list(r['causes'])})  "
-              f"missed: {r['missed']:2d}  re-read corrections: {r['corrected']}  "
+              f"missed: {r['missed']:2d}  corrected: re-read {r['corrected']}, answer {r['answered']}  "
               f"{r['fps']:5.1f} frames/s  "
               f"latency median {statistics.median(lat) * 1000 if lat else float('nan'):5.0f} ms  "
               f"end state: {r['state']}{closer}", flush=True)
@@ -345,9 +366,10 @@ def main(argv: list[str] | None = None) -> None:
     causes, wrong = sum((r["causes"] for r in rows), Counter()), sum((r["causes_wrong"] for r in rows), Counter())
     print("asks by cause (of them, the camera's read wrong): "
           + (", ".join(f"{c} {n} ({wrong[c]})" for c, n in causes.most_common()) or "none"))
-    print(f"card events first recorded wrong and corrected by the camera's re-read: "
-          f"{sum(r['corrected'] for r in rows)} in {sum(r['corrected'] > 0 for r in rows)} hands "
-          "(counted as right above; the page showed the wrong card until the correction)")
+    print(f"card events recorded wrong and corrected later, counted as right above (the page showed the wrong "
+          f"card or seat until the correction): by the camera's re-read {sum(r['corrected'] for r in rows)} in "
+          f"{sum(r['corrected'] > 0 for r in rows)} hands; by the table's answer to a later question "
+          f"{sum(r['answered'] for r in rows)} in {sum(r['answered'] > 0 for r in rows)} hands")
     closer = [r for r in rows if r["closer"] is not None]
     print(f"hands in which the camera looked closer (it never saw the upcard or a trick's card): {len(closer)}"
           + (f", {sum(r['same'] for r in closer)} of them right" if closer else ""))
