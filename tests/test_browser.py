@@ -155,6 +155,7 @@ def test_the_review_shows_each_flag_with_evidence_and_rules_on_it(page, server):
     flag = page.locator("article.flag").first
     flag.wait_for()
     assert "Anna" in flag.inner_text() and "Evidence" in flag.inner_text()
+    assert flag.locator("p.said").inner_text() == "Entered on the tablet"  # no camera read it
     flag.locator("button.dismiss").click()
     page.wait_for_selector("article.flag.dismissed")
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -4,6 +4,7 @@ Each test lays cards as a camera would report them, frame by frame, and checks w
 record says. No model and no rendering: reads are made by hand.
 """
 
+import json
 from typing import Callable
 
 import numpy as np
@@ -20,6 +21,7 @@ from engine.events import (
     TrumpSixSwapped,
     Undo,
     UpcardShown,
+    event_from_dict,
 )
 from engine.hand import IllegalEvent
 from engine.rules import HouseRules
@@ -120,6 +122,20 @@ def test_with_zones_a_card_belongs_to_the_seat_it_lies_at():
     t.watcher.answer(ask.id, "none")
     assert t.played() == [("Cla", "9h")]
     assert [f.rule for f in t.hand.flags.values()] == ["out_of_turn"]
+
+
+def test_a_play_recorded_out_of_turn_on_the_tables_word_keeps_that_word_in_the_record():
+    """The table's "none" (no card of the player to play was missed) is the evidence for the out-of-turn
+    flag: it goes into the play's record, so the review and an exported history show it."""
+    t = Table(zones())
+    t.to_play()
+    t.lay("9h", "Cla")
+    t.frames(30)
+    (ask,) = t.watcher.asks.values()
+    t.watcher.answer(ask.id, "none")
+    (play,) = [ev for ev in t.session.log if isinstance(ev, CardPlayed)]
+    assert play.meta["out_of_turn"] == {"asked": ask.id, "turn": "Beat"} and play.meta["source"] == "camera"
+    assert event_from_dict(json.loads(json.dumps(play.to_dict()))).meta["out_of_turn"]["turn"] == "Beat"
 
 
 def test_with_zones_a_card_the_camera_missed_is_named_by_the_table_and_recorded_first():

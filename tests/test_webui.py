@@ -120,6 +120,22 @@ def test_a_misread_card_is_corrected_by_its_position(client):
     assert state["hand"]["current_trick"]["cards"][0]["card"] == "8h"
 
 
+def test_the_review_says_which_plays_rest_on_a_persons_word(client):
+    play_to_first_trick(client)
+    state = post(client, "/api/play", {"player": "Beat", "card": "9h"}).json
+    assert state["hand"]["said"] == {"9h": {"by": "tablet"}}  # tapped on the tablet, not read by the camera
+    pos = state["hand"]["current_trick"]["cards"][0]["position"]
+    state = post(client, "/api/correct", {"position": pos, "card": "8h"}).json
+    assert state["hand"]["said"] == {"8h": {"by": "tablet"}}
+
+
+def test_a_named_card_answer_is_shown_as_the_tables_word_in_the_review(data):
+    client = _asking_table(data)
+    (ask,) = client.get("/api/state").json["camera"]["asks"]
+    r = post(client, "/api/camera/answer", {"ask": ask["id"], "card": "9s"})
+    assert r.json["hand"]["said"] == {"9s": {"by": "table"}}
+
+
 def test_undo_takes_back_the_last_tap(client):
     play_to_first_trick(client)
     post(client, "/api/play", {"player": "Beat", "card": "9h"})

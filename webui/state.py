@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import FRENCH_SUIT_NAMES, SUITS
-from engine.events import BidMade, Exchanged, TrumpSixSwapped
+from engine.events import BidMade, CardCorrected, Exchanged, TrumpSixSwapped
 from engine.hand import Hand
 from engine.report import hand_summary
 from engine.rules import NO_BID_PROCEDURES, SPLITS
@@ -58,6 +58,7 @@ def hand_view(session: Session, hand: Hand) -> dict[str, Any]:
         "snapshots": {ev.card.code: ev.meta["snapshot"] for ev in hand.events
                       if ev.type == "play" and ev.meta and ev.meta.get("snapshot")},
         "proof_snapshots": {f.id: shot for f in hand.flags.values() if (shot := _snapshot(hand, f.raised_at))},
+        "said": _said(session, hand, positions),
         "held_up": _held_up(hand, positions),
     })
     return view
@@ -70,6 +71,28 @@ def _held_up(hand: Hand, positions: list[int]) -> dict[str, Any] | None:
         return None
     return {"player": hand.seats[play.player], "card": play.card.code, "laid_in": play.trick,
             "trick": hand.trick.number if hand.trick else 1, "position": positions[play.position]}
+
+
+def _said(session: Session, hand: Hand, positions: list[int]) -> dict[str, dict[str, str]]:
+    """Each play whose record rests on a person's word, not the camera's alone, for the review's evidence:
+    ``by`` table (named in answer to the camera's question) or tablet (tapped or corrected by hand), from its
+    latest correction where it has one; ``turn``: the player the table said had laid no card, so this one was
+    played out of turn."""
+    fixes = {ev.target: ev for ev in session.log if isinstance(ev, CardCorrected)}  # the latest of each
+    out: dict[str, dict[str, str]] = {}
+    for ev, pos in zip(hand.events, positions):
+        if ev.type != "play":
+            continue
+        said: dict[str, str] = {}
+        source = ((fixes.get(pos) or ev).meta or {}).get("source")
+        if source in ("table", "camera+table", "tablet"):
+            said["by"] = "tablet" if source == "tablet" else "table"
+        told = (ev.meta or {}).get("out_of_turn")
+        if isinstance(told, dict) and told.get("turn"):
+            said["turn"] = str(told["turn"])
+        if said:
+            out[ev.card.code] = said
+    return out
 
 
 def _snapshot(hand: Hand, position: int) -> str | None:

@@ -143,7 +143,8 @@ class Seen:
     confidence: float = 1.0  # mean confidence of the reads naming it
     choices: tuple[tuple[str, float], ...] = ()
     settled: bool = True  # the reads agreed surely (see CardLaid.settled)
-    out_of_turn: bool = False  # the table said it was played out of turn, no card of another missed
+    # the table said it was played out of turn, no card of another missed: (that ask's id, whose turn it was)
+    out_of_turn: tuple[int, str] | None = None
     named_by: str = "camera"  # "table" once a person named it in answer to an ask
     favoured: str | None = None  # the impossible card the reads named most (see CardLaid.favoured)
     came: tuple[float, ...] = ()  # when it came onto the table: first seen, and before that (Watcher._arrivals)
@@ -291,7 +292,7 @@ class Watcher:
                                                                       t=round(self.now, 3)))
             self.excused.add(named)  # never seen on the table, so never missing from it
         elif ask.kind == "missed":
-            seen.out_of_turn = True  # the table says so: it is recorded (and flagged) as played
+            seen.out_of_turn = (ask.id, ask.player)  # the table says so: recorded (and flagged) as played
         else:
             if seen.thrown_in is not None and seen.thrown_in[0] == named:  # it came then, onto the card it was read as
                 seen.came, seen.thrown = (seen.thrown_in[1],), seen.thrown_in[1]
@@ -788,7 +789,7 @@ class Watcher:
                 return notices + self._ask_missed(s, skipped, meta)
             event = event.with_meta(**meta, source="camera" if s.named_by == "camera" else "camera+table",
                                     t=round(s.t, 3), track=s.track, support=round(s.support, 3),
-                                    confidence=round(s.confidence, 3))
+                                    confidence=round(s.confidence, 3), **_said(s))
             try:
                 pos = self._record(event)
             except IllegalEvent as exc:
@@ -953,7 +954,7 @@ class Watcher:
         """The player whose turn it is, where ``s`` lies at another player's place: the camera may have
         missed their card (or the other played out of turn). None where nothing was skipped."""
         hand = self.hand
-        if not isinstance(event, CardPlayed) or s.place is None or s.out_of_turn or hand is None:
+        if not isinstance(event, CardPlayed) or s.place is None or s.out_of_turn is not None or hand is None:
             return None
         turn = hand.whose_turn()
         if turn is None or hand.seats[turn] == event.player:
@@ -1490,6 +1491,16 @@ def _code(text: str) -> str:
         return card(text).code
     except ValueError as exc:
         raise AnswerError(str(exc)) from None
+
+
+def _said(s: Seen) -> dict[str, Any]:
+    """What the table said of ``s`` that the record should keep for the review: a card the camera read at a
+    place out of turn, recorded as played because the table answered that no card of the player to play was
+    missed (else that answer would be nowhere in the hand's history)."""
+    if s.out_of_turn is None:
+        return {}
+    asked, turn = s.out_of_turn
+    return {"out_of_turn": {"asked": asked, "turn": turn}}
 
 
 def _describe(event: Event) -> str:

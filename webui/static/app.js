@@ -504,6 +504,14 @@ async function renderReview(s) {
   morph(app, [choose, h("h2", {}, `${t("review_hand")} ${hand.hand}: ${t("flags")}`), h("div", { id: "flags" }, flags),
     h("h2", {}, t("tricks")), trickPanel(hand).querySelector("ul"), settlementPanel(hand.settlement)]);
 }
+// the play's record rests on a person's word, not the camera's alone: the review says whose
+function saidLine(said) {
+  if (!said) return "";
+  const parts = [];
+  if (said.by) parts.push(t(said.by === "tablet" ? "said_tablet" : "said_table"));
+  if (said.turn) parts.push(t("said_turn").replace("{p}", said.turn));
+  return h("p", { class: "said" }, parts.join("; "));
+}
 function flagCard(hand, f, past) {
   const snaps = [];
   const playSnap = hand.snapshots[f.card];
@@ -513,6 +521,7 @@ function flagCard(hand, f, past) {
   return h("article", { class: `flag ${f.status}`, "data-flag": f.id },
     h("header", {}, `${t("trick")} ${f.trick} · ${f.player} · `, cardEl(f.card), ` · ${f.text}`),
     h("p", {}, h("b", {}, `${t("evidence")}: `), f.evidence.join("; ") || "–"),
+    saidLine((hand.said || {})[f.card]),
     h("div", { class: "snaps" }, snaps),
     h("div", { class: "ruling" }, h("span", { class: "status" }, t(f.status)),
       h("button", { class: "uphold", onclick: () => send("/api/flag", { flag: f.id, upheld: true, hand: past }) }, t("uphold")),
