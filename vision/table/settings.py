@@ -33,6 +33,11 @@ class TrackerSettings:
                                        "boxed again: a card thrown on top lies so only squarely over it, hiding "
                                        "it (a card turned 5 degrees on another lies 0.956 within it)")
     still_iou: float = setting(0.8, "a box meeting its earlier self at this IoU or more lies still")
+    covered: float = setting(0.35, "a card laid since covers another where this share of the other's box lies "
+                                   "under it (the watcher) or of its own box lies over the other's (a card "
+                                   "thrown onto that spot would have hidden that part of it): what still shows "
+                                   "of the covered card reads no better than it did whole, so its place read "
+                                   "anew is that card misread, not a card thrown onto it")
     edge_hits: int = setting(12, "frames a card cut by the picture's edge must lie still: its clipped box "
                                  "hardly changes while it slides in")
     gone_after: int = setting(12, "frames without a card before it counts as taken away")

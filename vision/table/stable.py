@@ -949,10 +949,14 @@ class Stabilizer:
         was named are of what still shows of it (held-out Kratzen pile hand 702250: the Ac landed on the 8d,
         nudged it, and the 8d's uncovered part, read 7d, was taken for a 7d thrown onto it, since a glimpse of that
         part grew with the Ac's edge; 703052: the As under the Tc read Ac while the next card's hand hid both a
-        moment, and an Ac was recorded)."""
-        since = track.named_at or 0.0
+        moment, and an Ac was recorded). It lies on it too where the boxes meet less than a match would, but
+        ``covered`` of it lies over where the card was named: a card thrown onto the spot since would have hidden that
+        part of it (held-out pile 705354, 10 fps: the 8c, half of it over Cla's 6s, stayed read whole while the 6s's
+        free part read 7s at 0.66 for 0.9 s, and a 7s was recorded for Anna)."""
+        since, spot = track.named_at or 0.0, track.named_box or track.box
         return any(o.first_seen > since and (not o.missing or o.read_at > track.top_since)
-                   for o in self._lying_on(track))
+                   and (self.lies_on(track.box, o.box) or box_within(o.box, spot) >= self.settings.covered)
+                   for o in self.tracks if o is not track and not o.under)
 
     def _within_named(self, track: Track) -> bool:
         """The spot's new reads lie within where its card was named (``match_cover``): what shows of that card, its

@@ -35,6 +35,7 @@ from vision.recognize.geometry import box_diagonal, box_iou, box_under, box_with
 
 from .games import TableGame, TrickView, game_of
 from .layout import UPCARD, TableLayout
+from .settings import TABLE
 from .stable import CardGone, CardLaid, Glimpse, Sides, Stabilizer, Track
 
 ALL_CODES = frozenset(c.code for c in DECK)  # every card a network names; a game's pack may be fewer
@@ -42,7 +43,7 @@ ALL_CODES = frozenset(c.code for c in DECK)  # every card a network names; a gam
 # A vanished card whose box lies this much under cards laid after it is covered, not taken away. It
 # vanished, so more of the card itself is hidden than of its box: a turned card's upright box takes
 # in table round it (in a rendered pile hand, a card hidden past reading had 0.47 of its box under).
-COVERED = 0.35
+COVERED = TABLE.covered  # a card laid since lies over this share of another's box: it covers it
 
 UNSEEN_UPCARD = -1  # the key of the ask for an upcard the camera never saw (no track of its own)
 ASKED_AGAIN = -100_000  # keys from here down: a recorded play asked again, ASKED_AGAIN - its log position
