@@ -37,7 +37,9 @@ class TrackerSettings:
                                    "under it (the watcher) or of its own box lies over the other's (a card "
                                    "thrown onto that spot would have hidden that part of it): what still shows "
                                    "of the covered card reads no better than it did whole, so its place read "
-                                   "anew is that card misread, not a card thrown onto it")
+                                   "anew is that card misread, not a card thrown onto it; a vanished card so "
+                                   "far under is covered, not taken away (its upright box takes in cloth: a "
+                                   "rendered pile card hidden past reading had 0.47 of its box under)")
     edge_hits: int = setting(12, "frames a card cut by the picture's edge must lie still: its clipped box "
                                  "hardly changes while it slides in")
     gone_after: int = setting(12, "frames without a card before it counts as taken away")

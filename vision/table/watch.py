@@ -35,15 +35,9 @@ from vision.recognize.geometry import box_diagonal, box_iou, box_under, box_with
 
 from .games import TableGame, TrickView, game_of
 from .layout import UPCARD, TableLayout
-from .settings import TABLE
 from .stable import CardGone, CardLaid, Glimpse, Sides, Stabilizer, Track
 
 ALL_CODES = frozenset(c.code for c in DECK)  # every card a network names; a game's pack may be fewer
-
-# A vanished card whose box lies this much under cards laid after it is covered, not taken away. It
-# vanished, so more of the card itself is hidden than of its box: a turned card's upright box takes
-# in table round it (in a rendered pile hand, a card hidden past reading had 0.47 of its box under).
-COVERED = TABLE.covered  # a card laid since lies over this share of another's box: it covers it
 
 UNSEEN_UPCARD = -1  # the key of the ask for an upcard the camera never saw (no track of its own)
 ASKED_AGAIN = -100_000  # keys from here down: a recorded play asked again, ASKED_AGAIN - its log position
@@ -508,7 +502,7 @@ class Watcher:
             ended = self._lay_until(last.card)
             over = [s for s in [*self.seen.values(), *under]
                     if any(last.first_seen < came <= ended for came in s.came)]
-            if over and box_under(last.box, [s.box for s in over]) >= COVERED:
+            if over and box_under(last.box, [s.box for s in over]) >= self.stabilizer.settings.covered:
                 out[last.card] = max(over, key=lambda s: (s not in under, s.first_seen)).card  # in view, on top
                 under.append(last)
         return out
@@ -565,7 +559,7 @@ class Watcher:
             return []  # the usual frame: no need to work out what is missing twice
         gone = [self.vanished[c] for c in sorted(self.missing()) if c in self.vanished]
         for g in st.resting(t, st.settings.cover_rest):
-            under = [s for s in gone if box_under(s.box, [g.box]) >= COVERED]
+            under = [s for s in gone if box_under(s.box, [g.box]) >= st.settings.covered]
             if any(s.first_seen >= g.since for s in under):
                 continue  # there before a card it lies over: not thrown onto it
             if any(g.named == s.card for s in under):
@@ -1407,14 +1401,14 @@ class Watcher:
         return self.game.event_for(hand, c, seat_place, s.place)
 
     def _laid_over(self, code: str, s: Seen) -> str | None:
-        """A card laid after ``code`` that lies over it (``COVERED``), where ``s`` now reads the spot anew: the
+        """A card laid after ``code`` that lies over it (``covered``), where ``s`` now reads the spot anew: the
         reads are of a card half under another, no better than those it was named by (held-out pile hand
         701313: a Qd read surely for seconds, re-read as Kd once the Td lay on it)."""
         last = self.vanished.get(code)
         if last is None:
             return None
         over = [x for x in self.seen.values() if x is not s and x.first_seen > last.first_seen]
-        if over and box_under(last.box, [x.box for x in over]) >= COVERED:
+        if over and box_under(last.box, [x.box for x in over]) >= self.stabilizer.settings.covered:
             return max(over, key=lambda x: x.first_seen).card
         return None
 
