@@ -679,6 +679,26 @@ def test_the_page_asks_whose_card_a_trick_gathered_short_missed_and_one_pick_set
         assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "Jh")]
 
 
+def test_the_page_offers_the_seats_of_the_trick_for_a_card_laid_before_the_ones_on_it(browser, tmp_path):
+    """Cla's 8h lay under Anna's Th before the camera read it, and the Th was recorded as Cla's: asked about
+    as Anna's card, the page also lists the trick's seats with their cards; Cla's seat and the 8h in the
+    picker record the trick as played."""
+    from tests.test_live_table import _strip_of_a_card_thrown_before_the_top_one
+
+    app = create_app(tmp_path, pin=PIN)
+    t = table_of(app, _strip_of_a_card_thrown_before_the_top_one)
+    with serving(app) as url, landscape_page(browser, pin=PIN) as page:
+        page.goto(url + "/")
+        page.wait_for_selector("section.ask button.seat-before")
+        seats = page.locator("section.ask button.seat-before")
+        assert [seats.nth(k).get_attribute("data-player") for k in range(seats.count())] == ["Beat", "Cla"]
+        page.screenshot(path=str(SHOTS / "camera-ask-seat-before.png"))
+        page.locator("section.ask button.seat-before[data-player='Cla']").click()
+        pick(page, "8h")
+        page.wait_for_function("STATE && STATE.camera && STATE.camera.asks.length === 0")
+        assert t.played() == [("Beat", "9h"), ("Cla", "8h"), ("Anna", "Th")]
+
+
 def test_the_page_asks_again_for_a_play_whose_card_the_table_named_for_another_and_a_pick_corrects_it(browser, tmp_path):
     """The table named Anna's 8d for a trick gathered short, but the camera recorded the 8d as Beat's lead
     of trick 1: the page asks which card Beat played, and the card picker corrects the play."""

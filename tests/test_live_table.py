@@ -1305,6 +1305,61 @@ def test_a_card_read_within_a_covered_card_of_the_trick_and_never_seen_coming_is
     assert t.watcher.asks == {} and t.watcher.status()["state"] == "watching"
 
 
+def _strip_of_a_card_thrown_before_the_top_one(t: Table) -> tuple:
+    """Beat's 9h, Cla's 8h thrown onto it and covered by Anna's Th before it was ever read (recorded for Cla),
+    then the 8h's free end read surely: asked as Anna's card, a strip of the 9h perhaps."""
+    t.to_play(anna="metcho")
+    t.lay("9h", "Beat")
+    t.lying["Th"] = _across("Beat")
+    t.frames(16, hide={"9h"})
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th")]  # the camera never saw the 8h: a seat early
+    x1, y1, x2, _ = SPOT["Beat"]
+    edge = R("8h", (x1, y1, x2, y1 + 30), 0.8)
+    t.frames(16, hide={"9h"}, extra=[edge])
+    (ask,) = t.watcher.asks.values()
+    assert ask.kind == "card" and ask.player == "Anna" and ask.cause == "strip"
+    return ask, edge
+
+
+def test_a_card_named_as_a_players_laid_before_the_cards_thrown_onto_it_moves_the_later_plays_a_seat_on():
+    """Held-out pile hand 705363: Doris's Kc lay under Anna's Ac before the camera read it, and the Ac was
+    recorded for Doris. Asked about as Anna's card, the table says whose it is: Cla's 8h, before the Th."""
+    t = Table()
+    ask, edge = _strip_of_a_card_thrown_before_the_top_one(t)
+    assert ask.plays == (("Beat", "9h"), ("Cla", "Th"))  # the seats the page offers
+    t.watcher.answer(ask.id, "8h", player="Cla")
+    t.frames(8, hide={"9h"}, extra=[edge])
+    assert t.played() == [("Beat", "9h"), ("Cla", "8h"), ("Anna", "Th")]
+    assert t.watcher.asks == {} and t.watcher.status()["state"] == "watching"
+    assert not t.hand.flags
+
+
+def test_a_card_named_for_the_player_asked_is_recorded_as_theirs_after_the_cards_recorded():
+    t = Table()
+    ask, edge = _strip_of_a_card_thrown_before_the_top_one(t)
+    t.watcher.answer(ask.id, "8h")
+    t.frames(8, hide={"9h"}, extra=[edge])
+    assert t.played() == [("Beat", "9h"), ("Cla", "Th"), ("Anna", "8h")]
+
+
+def test_a_card_named_as_a_players_that_the_record_holds_in_the_trick_is_refused_and_the_question_stays():
+    t = Table()
+    ask, _ = _strip_of_a_card_thrown_before_the_top_one(t)
+    with pytest.raises(AnswerError, match="recorded as Cla's"):
+        t.watcher.answer(ask.id, "Th", player="Cla")
+    assert list(t.watcher.asks) == [ask.id] and t.played() == [("Beat", "9h"), ("Cla", "Th")]
+
+
+def test_the_record_says_whose_a_card_laid_before_the_cards_recorded_since_was():
+    t = Table()
+    ask, _ = _strip_of_a_card_thrown_before_the_top_one(t)
+    truth = RecordAnswers([[*t.hand.events[:-1], CardPlayed("Cla", card("8h")), CardPlayed("Anna", card("Th"))]])
+    assert truth.seat_of(t.watcher, "8h") == "Cla"
+    assert truth.seat_of(t.watcher, "Th") is None  # recorded where it was played, a seat early or not
+    as_recorded = RecordAnswers([[*t.hand.events, CardPlayed("Anna", card("8h"))]])
+    assert as_recorded.seat_of(t.watcher, "8h") is None  # Anna's own: the next play, as asked
+
+
 def test_the_outline_of_the_pile_under_the_top_card_read_as_a_card_of_its_own_is_asked_as_maybe_a_card_under():
     """Beat's 9h and Cla's Th lie under Anna's Jh, thrown onto both; the outline of the two, boxed whole and read
     through the Jh, then reads surely as Qd, never seen coming: it lies within neither card's box alone but

@@ -221,3 +221,27 @@ def test_the_benchmarks_person_names_a_covered_card_from_the_picture_its_questio
         return Ask(1, 5, "Kc", [("Kc", 0.6)], (100, 100, 160, 190), None, "play", "Beat", "why", 0.5, seen_at=seen_at)
     assert answers(None, ask(None)) == "7d"
     assert answers(None, ask(0.2)) == "Kc"
+
+
+class _Whose(_Said):
+    def seat_of(self, watcher, code):
+        return {"Kc": "Doris", "Ac": "Anna"}.get(code)
+
+
+def test_the_benchmarks_person_says_whose_a_card_of_the_trick_laid_before_the_cards_recorded_since_is():
+    """Asked about a strip as Anna's card, a person who saw Doris lay the Kc there before Anna's Ac says so."""
+    from vision.table.virtual import SeenAnswers
+    from vision.table.watch import Ask
+
+    img = np.zeros((240, 320, 3), np.uint8)
+    camera = TruthCamera([(0.0, img, [{"card": "Kc", "quad": _quad(100, 100, 160, 190), "visible": 0.5},
+                                      {"card": "Ac", "quad": _quad(250, 20, 310, 110), "visible": 1.0}])],
+                         np.random.default_rng(1))
+    next(camera.frames())
+    answers = SeenAnswers(camera, _Whose())
+
+    def ask(box, plays=(("Beat", "7c"), ("Doris", "Ac"))):
+        return Ask(1, 5, "Kc", [("Kc", 0.6)], box, None, "play", "Anna", "why", 0.0, plays=plays)
+    assert answers(None, ask((100, 100, 160, 190))) == ("Kc", "Doris")
+    assert answers(None, ask((250, 20, 310, 110))) == "Ac"  # the asked player's own: the card alone
+    assert answers(None, ask((100, 100, 160, 190), plays=())) == "Kc"  # no trick in progress to say it of

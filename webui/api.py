@@ -367,7 +367,8 @@ def excuse(body):
 def answer(body):
     """The table names the card the camera asked about; it is recorded as named. To "did Anna lay a card
     the camera missed?" the answer is her card, or ``none``, as it is to "which card lies there?" where no
-    card does; to "which card of trick 3 did the camera miss?" it is the card and, in ``player``, whose."""
+    card does; to "which card of trick 3 did the camera miss?" it is the card and, in ``player``, whose; and so
+    to "which card lies there?" for a card laid before the ones recorded on it since (a seat with one recorded)."""
     s = service()
     if s.watcher is None:
         raise BadRequest("no camera is running", "no_camera")

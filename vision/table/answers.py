@@ -67,6 +67,21 @@ class RecordAnswers:
         n = sum(player in t.players for t in watcher.game.tricks(watcher.hand) if t.number < number)
         return cards[n] if n < len(cards) else None
 
+    def seat_of(self, watcher: Watcher, code: str) -> str | None:
+        """Whose card ``code`` is, where the record holds another card of the trick in progress for that player
+        and moving each play from theirs on a seat on makes the trick as played: the camera missed ``code`` there
+        and recorded the rest a seat early (a person at the table says whose it was); None otherwise."""
+        hand, k = watcher.hand, len(watcher.session.hands) - 1
+        trick = watcher.game.trick(hand) if hand is not None else None
+        if trick is None or not trick.players or not 0 <= k < len(self.hands):
+            return None
+        seats = [*trick.players, watcher.hand.seats[watcher.hand.whose_turn()]]
+        true = [self._play_in_trick(watcher, p, trick.number, self.hands[k]) for p in seats]
+        i = next((j for j, c in enumerate(trick.cards) if c != true[j]), None)
+        if i is None or true[i] != code or true[i + 1:] != list(trick.cards[i:]):
+            return None
+        return seats[i]
+
     def _missed(self, watcher: Watcher, ask: Ask, truth: list[Event]) -> tuple[str, str] | None:
         """The first card of the trick the record does not hold where it was played, and its player, where
         moving each recorded play after it a seat on makes the trick as played; None otherwise (a misread

@@ -123,7 +123,9 @@ class SeenAnswers:
     a covered card's strip), or in the one its picture shows (a card covered since: ``Ask.seen_at``), and with
     ``none`` where no rendered card meets the box at all (a cloth's pattern read as a card); every other
     question, and one whose box only touches a card, as ``record`` answers it
-    (:class:`vision.table.answers.RecordAnswers`)."""
+    (:class:`vision.table.answers.RecordAnswers`). A card asked about as the next play that is another
+    player's of the trick, laid before the cards recorded since, is named with whose it is, as a person
+    who saw it laid says (``RecordAnswers.seat_of``)."""
 
     def __init__(self, camera: TruthCamera, record: Answerer) -> None:
         self.camera, self.record = camera, record
@@ -132,7 +134,9 @@ class SeenAnswers:
         if ask.kind == "card":
             seen = self.camera.lying_at(ask.box, at=ask.seen_at)
             if seen is not None:
-                return seen
+                whose = getattr(self.record, "seat_of", None)
+                player = whose(watcher, seen) if whose is not None and ask.plays else None
+                return seen if player in (None, ask.player) else (seen, player)
             if self.camera.lying_at(ask.box, min_iou=0.0, at=ask.seen_at) is None:
                 return "none"  # no rendered card meets the box at all: a person sees none there
         return self.record(watcher, ask)

@@ -95,8 +95,9 @@ class Ask:
     # a gathered ask: the card recorded for ``player`` in that trick, which the table said was the next seat's
     late: str | None = None
     # a gathered ask: the trick's plays as recorded, (player, card) in play order; the card missed may be
-    # any of these players' (the plays after it were then recorded a seat early) or ``player``'s own; a laid_on
-    # ask: the card that may lie on ``read``, with the player it would be
+    # any of these players' (the plays after it were then recorded a seat early) or ``player``'s own; so may a
+    # card ask's for a play, laid before the cards thrown onto it; a laid_on ask: the card that may lie on
+    # ``read``, with the player it would be
     plays: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
@@ -259,9 +260,11 @@ class Watcher:
             raise AnswerError(f"no open question {ask_id} (open: {sorted(self.asks) or 'none'})")
         named = None if ask.kind in ("missed", "card") and code.strip().lower() == "none" else _code(code)
         seen = self.seen.get(ask.track) or self.left.get(ask.track)  # closed when it leaves, unless held (left)
-        if player not in (None, ask.player):  # only a gathered trick may name another seat's card
+        if player not in (None, ask.player):  # a card of another seat: one the camera missed in this trick
             if ask.kind == "gathered":
                 return self._answer_missed_at(ask, named, player)
+            if ask.kind == "card" and ask.event == CardPlayed.type and named is not None:
+                return self._answer_seat_before(ask, named, player, seen)
             raise AnswerError(f"question {ask_id} asks for {ask.player or 'the upcard'}'s card, not {player}'s")
         if ask.kind == "gathered":
             return self._answer_gathered(ask, named)
@@ -362,6 +365,30 @@ class Watcher:
         """The table says the camera missed ``named``, laid by ``player`` (who has a card recorded in the
         trick gathered short): each play recorded from ``player``'s on was the next seat's. One answer
         sets the trick right, where asking seat by seat took one question a seat."""
+        trick, chain = self._missed_chain(ask, named, player)
+        return self._settle(trick, chain, ask)
+
+    def _answer_seat_before(self, ask: Ask, named: str, player: str, seen: Seen | None) -> list[Notice]:
+        """The card asked about as ``ask.player``'s is ``named``, ``player``'s, whose card the record holds in the
+        trick in progress: the camera never named it where it lay before the cards thrown onto it, and recorded
+        each play from ``player``'s on a seat early. The plays move a seat on, as for a trick gathered short
+        (held-out pile hand 705363: Doris's Kc, covered by Anna's Ac before it was read, was asked about as a
+        strip of the 7c under them; named for Anna, it swapped the trick's order and every later play's seat)."""
+        trick = self.game.trick(self.hand) if self.hand is not None else None
+        if trick is None or player not in trick.players or ask.player != self._to_play():
+            raise AnswerError(f"question {ask.id} asks for {ask.player}'s card, not {player}'s: only a player with "
+                              "a card recorded in this trick may have laid it before the cards recorded since")
+        trick, chain = self._missed_chain(ask, named, player)
+        self._relay(trick, chain, ask.id)
+        if seen is not None:
+            seen.card, seen.named_by = named, "table"  # recorded now: claimed as played when next looked at
+            self.stabilizer.rename(ask.track, named)
+        self._close(ask.track)
+        return self._sync({})
+
+    def _missed_chain(self, ask: Ask, named: str, player: str) -> tuple[TrickView, list[tuple[str, str]]]:
+        """The trick in progress and the seats ``named``, missed at ``player``'s seat, sets right (the order
+        :meth:`_relay` takes); raises AnswerError where the record or the seats named so far refuse it."""
         trick = self.game.trick(self.hand)
         if player not in trick.players:
             raise AnswerError(f"{player} has no card recorded in trick {trick.number} "
@@ -378,7 +405,7 @@ class Watcher:
             if said.get(p) != c:
                 raise AnswerError(f"{c} was named as {p}'s card of trick {trick.number}; "
                                   f"a card missed at {player}'s seat makes it {said.get(p) or 'no card'}")
-        return self._settle(trick, chain, ask)
+        return trick, chain
 
     def _settle(self, trick: TrickView, chain: list[tuple[str, str]], ask: Ask) -> list[Notice]:
         """The trick gathered short set right as ``chain`` says; only then is ``ask`` closed and its chain
@@ -1166,9 +1193,11 @@ class Watcher:
         if all(c != s.card for c, _ in choices):
             choices.insert(0, (s.card, s.support))
         where = f"at {event.player}'s place" if isinstance(event, CardPlayed) else "on the upcard spot"
+        trick = self.game.trick(self.hand) if isinstance(event, CardPlayed) else None
+        plays = tuple(zip(trick.players, trick.cards)) if trick is not None else ()
         notices = self._open(s.track, lambda n: (
             Ask(n, s.track, s.card, choices[:3], s.box, s.place, event.type, getattr(event, "player", None), why,
-                self.now, meta.get("snapshot"), self._last_shown(s), cause=cause),
+                self.now, meta.get("snapshot"), self._last_shown(s), cause=cause, plays=plays),
             f"which card lies {where}? the camera reads {s.card}, not surely: {why}"))
         ask = self.asks[self._ask_of[s.track]]
         return notices + self._set("asking", f"tap the card lying {'at ' + ask.player if ask.player else 'there'}: "

@@ -281,15 +281,20 @@ function answerTo(a, player) {
 }
 function cardPanel(a, deck) {
   // the camera is not sure of a card: show where it lies and the likely cards; a tap names it, or says none
-  // lies there (the cloth, a hand or a shadow read as a card)
+  // lies there (the cloth, a hand or a shadow read as a card); or it is the card of a seat with one recorded in
+  // the trick, laid before the cards thrown onto it: the plays from that seat's on move a seat on
   const answer = answerTo(a);
+  const before = (a.plays || []).length ? h("div", { class: "laid-before" }, h("p", {}, t("ask_laid_before").replace("{p}", a.player)),
+    a.plays.map(([p, c]) => h("button", { class: "seat-before", "data-player": p,
+      onclick: () => pickCard(t("ask_which").replace("{p}", p), answerTo(a, p), [], deck) }, p, " ", t("ask_recorded"), " ",
+      cardEl(c)))) : "";
   return h("section", { class: "ask", id: `ask-${a.id}` },
     h("h2", {}, a.player ? t("ask_which").replace("{p}", a.player) : t("ask_which_upcard")),
     askCrop(a),
     h("p", {}, `${t("ask_reads")} ${a.read} – ${a.why}`),
     a.choices.map(c => h("button", { class: "choice", onclick: () => answer(c) }, cardEl(c))),
     h("button", { onclick: () => pickCard(t("ask_other"), answer, [], deck) }, t("ask_other")),
-    h("button", { class: "no-card", onclick: () => answer("none") }, t("ask_no_card")));
+    h("button", { class: "no-card", onclick: () => answer("none") }, t("ask_no_card")), before);
 }
 function missedPanel(a, deck) {
   // a card lies at another's place while it is a.player's turn: was a.player's card missed?
