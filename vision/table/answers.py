@@ -73,9 +73,10 @@ class RecordAnswers:
         and recorded the rest a seat early (a person at the table says whose it was); None otherwise."""
         hand, k = watcher.hand, len(watcher.session.hands) - 1
         trick = watcher.game.trick(hand) if hand is not None else None
-        if trick is None or not trick.players or not 0 <= k < len(self.hands):
+        turn = hand.whose_turn() if hand is not None else None
+        if trick is None or not trick.players or turn is None or not 0 <= k < len(self.hands):
             return None
-        seats = [*trick.players, watcher.hand.seats[watcher.hand.whose_turn()]]
+        seats = [*trick.players, hand.seats[turn]]
         true = [self._play_in_trick(watcher, p, trick.number, self.hands[k]) for p in seats]
         i = next((j for j, c in enumerate(trick.cards) if c != true[j]), None)
         if i is None or true[i] != code or true[i + 1:] != list(trick.cards[i:]):

@@ -374,8 +374,10 @@ class Watcher:
         each play from ``player``'s on a seat early. The plays move a seat on, as for a trick gathered short
         (held-out pile hand 705363: Doris's Kc, covered by Anna's Ac before it was read, was asked about as a
         strip of the 7c under them; named for Anna, it swapped the trick's order and every later play's seat)."""
-        trick = self.game.trick(self.hand) if self.hand is not None else None
-        if trick is None or player not in trick.players or ask.player != self._to_play():
+        hand = self.hand
+        trick = self.game.trick(hand) if hand is not None else None
+        turn = hand.whose_turn() if trick is not None else None
+        if turn is None or player not in trick.players or ask.player != hand.seats[turn]:
             raise AnswerError(f"question {ask.id} asks for {ask.player}'s card, not {player}'s: only a player with "
                               "a card recorded in this trick may have laid it before the cards recorded since")
         trick, chain = self._missed_chain(ask, named, player)
