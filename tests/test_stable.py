@@ -823,6 +823,34 @@ def test_a_card_laid_half_over_a_named_one_makes_what_shows_of_it_no_card_thrown
     assert _partly_under((175, 72, 229, 137)) == ["6s", "8c", "7s"]
 
 
+def _under_two(kh_lies: tuple, c8: tuple | None = (115, 72, 169, 137)) -> list[str]:
+    """A named 6s, an 8c laid half over it at ``c8`` (named), the 6s's free part then read 7s at 0.66; then a
+    Kh laid at ``kh_lies``, over the 8c, hides it: the 8c's track ends, the 7s reads go on."""
+    spot = (100, 100, 160, 190)
+    eight = [] if c8 is None else [R("8c", 0.6, box=c8)]
+    frames = [[R("6s", 0.8, box=spot)]] * 8
+    if c8 is not None:
+        frames += [[R("6s", 0.8, box=spot), R("8c", 0.6, box=(c8[0] + 30 * k, c8[1], c8[2] + 30 * k, c8[3]))]
+                   for k in range(5, 0, -1)]
+    frames += [[R("6s", 0.8, box=spot), *eight]] * 8
+    frames += [[R("7s", 0.66, box=spot), *eight]] * 4
+    x1, y1, x2, y2 = kh_lies
+    frames += [[R("7s", 0.66, box=spot), *eight, R("Kh", 0.8, box=(x1 + 30 * k, y1, x2 + 30 * k, y2))]
+               for k in range(5, 0, -1)]
+    frames += [[R("7s", 0.66, box=spot), R("Kh", 0.8, box=kh_lies)]] * 30
+    return [e.card for _, e in feed(Stabilizer(), frames) if isinstance(e, CardLaid)]
+
+
+def test_a_card_laid_over_a_named_one_still_lies_on_it_once_a_later_card_hides_it():
+    """Held-out Kratzen pile 705466, 10 fps: the Ac lay over the 7h's left part, the 7h's free part read 8h at
+    0.5-0.65, and once the Kh, thrown over the Ac, hid it (the Ac's track ended) the Kh alone covered too little
+    of the 7h (0.349 of its box, ``covered`` 0.35): the 7h, recorded right, was corrected to 8h. The 8c, read on
+    the 6s while the 6s's new reads began, lies on it still under the Kh; with the 8c never there, the 7s is a card
+    thrown onto the 6s."""
+    assert _under_two((150, 60, 210, 150)) == ["6s", "8c", "Kh"]
+    assert "7s" in _under_two((150, 60, 210, 150), c8=None)
+
+
 def test_what_shows_of_a_named_card_under_one_laid_across_it_glimpsed_as_the_hand_came_is_no_card_thrown_there():
     """Held-out Kratzen pile 704874: the As landed across the 8d's top; the 8d's uncovered part, glimpsed as 7d in
     boxes jumping about its spot as the hand came, then read 7d at 0.61 within its box (outline IoU 0.58), was

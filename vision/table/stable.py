@@ -292,6 +292,7 @@ class Stabilizer:
         self._others: deque[tuple[str, list]] = deque(maxlen=self.settings.carried_memory)  # of ended tracks
         self._lain: deque[Lie] = deque(maxlen=self.settings.carried_memory)  # where glimpses lay still (_covered_lies)
         self._ended: dict[str, float] = {}  # card -> when its last named track ended
+        self._ended_named: deque[Track] = deque(maxlen=self.settings.carried_memory)  # named, ended (_covered_since_named)
 
     @property
     def gone_span(self) -> float:
@@ -952,11 +953,13 @@ class Stabilizer:
         moment, and an Ac was recorded). It lies on it too where the boxes meet less than a match would, but
         ``covered`` of it lies over where the card was named: a card thrown onto the spot since would have hidden that
         part of it (held-out pile 705354, 10 fps: the 8c, half of it over Cla's 6s, stayed read whole while the 6s's
-        free part read 7s at 0.66 for 0.9 s, and a 7s was recorded for Anna)."""
+        free part read 7s at 0.66 for 0.9 s, and a 7s was recorded for Anna). A named card read on it since the new
+        reads began lies on it still once its own track ended, hidden by a card laid over it in turn (held-out Kratzen
+        pile 705466: the Kh over the Ac covered 0.349 of the 7h alone, and the 7h was corrected to 8h)."""
         since, spot = track.named_at or 0.0, track.named_box or track.box
         return any(o.first_seen > since and (not o.missing or o.read_at > track.top_since)
                    and (self.lies_on(track.box, o.box) or box_within(o.box, spot) >= self.settings.covered)
-                   for o in self.tracks if o is not track and not o.under)
+                   for o in [*self.tracks, *self._ended_named] if o is not track and not o.under)
 
     def _within_named(self, track: Track) -> bool:
         """The spot's new reads lie within where its card was named (``match_cover``): what shows of that card, its
@@ -1062,6 +1065,7 @@ class Stabilizer:
         self._others.extend(track.others.items())
         if track.card is not None:
             self._ended[track.card] = t
+            self._ended_named.append(track)
 
     def _carried_near(self, box: tuple[float, float, float, float], since: float, t: float,
                       before: float = float("inf")) -> list[Carried]:
