@@ -76,20 +76,21 @@ class RecordAnswers:
         turn = hand.whose_turn() if hand is not None else None
         if trick is None or not trick.players or turn is None or not 0 <= k < len(self.hands):
             return None
-        seats = [*trick.players, hand.seats[turn]]
-        true = [self._play_in_trick(watcher, p, trick.number, self.hands[k]) for p in seats]
-        i = next((j for j, c in enumerate(trick.cards) if c != true[j]), None)
-        if i is None or true[i] != code or true[i + 1:] != list(trick.cards[i:]):
-            return None
-        return seats[i]
+        missed = self._missed_in(watcher, tuple(zip(trick.players, trick.cards)), hand.seats[turn], trick.number,
+                                 self.hands[k])
+        return missed[1] if missed is not None and missed[0] == code and missed[1] in trick.players else None
 
     def _missed(self, watcher: Watcher, ask: Ask, truth: list[Event]) -> tuple[str, str] | None:
-        """The first card of the trick the record does not hold where it was played, and its player, where
-        moving each recorded play after it a seat on makes the trick as played; None otherwise (a misread
-        is mixed in: a person answers seat by seat, each player's own card)."""
-        seats = [p for p, _ in ask.plays] + [ask.player]
-        recorded = [c for _, c in ask.plays]
-        true = [self._play_in_trick(watcher, p, ask.trick, truth) for p in seats]
+        return self._missed_in(watcher, ask.plays, ask.player, ask.trick, truth)
+
+    def _missed_in(self, watcher: Watcher, plays: tuple[tuple[str, str], ...], to_play: str, number: int,
+                   truth: list[Event]) -> tuple[str, str] | None:
+        """The first card of trick ``number`` (``plays`` recorded, ``to_play`` next) the record does not hold where
+        it was played, and its player, where moving each recorded play after it a seat on makes the trick as
+        played; None otherwise (a misread is mixed in: a person answers seat by seat, each player's own card)."""
+        seats = [p for p, _ in plays] + [to_play]
+        recorded = [c for _, c in plays]
+        true = [self._play_in_trick(watcher, p, number, truth) for p in seats]
         i = next((k for k, c in enumerate(true) if k == len(recorded) or c != recorded[k]), None)
         if i is None or true[i] is None or true[i] in recorded:
             return None

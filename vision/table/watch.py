@@ -1195,15 +1195,19 @@ class Watcher:
         if all(c != s.card for c, _ in choices):
             choices.insert(0, (s.card, s.support))
         where = f"at {event.player}'s place" if isinstance(event, CardPlayed) else "on the upcard spot"
-        trick = self.game.trick(self.hand) if isinstance(event, CardPlayed) else None
-        plays = tuple(zip(trick.players, trick.cards)) if trick is not None else ()
         notices = self._open(s.track, lambda n: (
             Ask(n, s.track, s.card, choices[:3], s.box, s.place, event.type, getattr(event, "player", None), why,
-                self.now, meta.get("snapshot"), self._last_shown(s), cause=cause, plays=plays),
+                self.now, meta.get("snapshot"), self._last_shown(s), cause=cause, plays=self._plays_for(event)),
             f"which card lies {where}? the camera reads {s.card}, not surely: {why}"))
         ask = self.asks[self._ask_of[s.track]]
         return notices + self._set("asking", f"tap the card lying {'at ' + ask.player if ask.player else 'there'}: "
                                    f"{' / '.join(c for c, _ in ask.choices)}, another, or none if no card lies there")
+
+    def _plays_for(self, event: Event) -> tuple[tuple[str, str], ...]:
+        """The trick in progress as recorded, (player, card), where ``event`` is a play: the seats a card asked
+        about may be one of, laid before the cards on it (:meth:`_answer_seat_before`)."""
+        trick = self.game.trick(self.hand) if isinstance(event, CardPlayed) else None
+        return tuple(zip(trick.players, trick.cards)) if trick is not None else ()
 
     def _top_read_anew(self, s: Seen, event: Event) -> TrickView | None:
         """The trick whose top card on a pile the camera re-reads, still short of cards, as a card that could be
