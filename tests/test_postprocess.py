@@ -83,55 +83,21 @@ def test_in_a_photo_a_card_lying_almost_as_the_card_under_it_keeps_its_box():
     assert sorted(round(float(s), 2) for _, s in found) == [0.73, 0.84]
 
 
-def test_on_the_live_table_a_card_thrown_nearly_square_onto_another_is_looked_at_again():
-    """Held-out pile 705498: a 6s landed on the Ks at IoU 0.6, and the bolder box of the Ks, mostly under
-    it, dropped the 6s's box at the frame's NMS for as long as it lay there; the trick was asked for as
-    gathered short."""
-    dets = np.array([[150, 160, 60, 90, 0.84, np.radians(10)], [160, 152, 60, 90, 0.73, np.radians(30)]], np.float32)
-    r = recognizer_with(dets.T[None])
-    kept, stacked = r.detect_stacked(np.zeros((480, 640, 3), np.uint8))
-    assert [round(float(s), 2) for _, s in kept] == [0.84] and [round(float(s), 2) for _, s in stacked] == [0.73]
-    assert [round(float(s), 2) for _, s in r.detect_cards(np.zeros((480, 640, 3), np.uint8))] == [0.84]
-
-
-def test_a_box_nms_dropped_is_a_card_only_where_read_surely():
-    """A box between two cards lying on one another, or on the pile's outline, reads no card surely."""
-    under, on = ((320, 240), (80, 128), 0.0), ((320, 220), (80, 128), 5.0)
-    assert sorted(d.card for d in reads_of([(under, 0.8)], [[0.95, 0.05], [0.1, 0.9]], stacked=[(on, 0.7)])) \
-        == ["Ad", "Kd"]
-    assert [d.card for d in reads_of([(under, 0.8)], [[0.95, 0.05], [0.3, 0.7]], stacked=[(on, 0.7)])] == ["Ad"]
-
-
-def test_a_box_nms_dropped_with_a_card_lying_on_it_is_no_card(monkeypatch):
-    """The detector boxes a card mostly covered whole, and above the card thrown onto it: NMS drops the top
-    card's box for it, or keeps the top card's and drops the covered one's, which adds only its strip."""
-    def kd_covered(self, rgb, found):
-        for d in found:
-            d.under = (0,) if d.card == "Kd" else ()
-        return found
-    monkeypatch.setattr(Recognizer, "stack", kd_covered)
-    top, under = ((320, 240), (80, 128), 0.0), ((320, 220), (80, 128), 5.0)
-    assert [d.card for d in reads_of([(top, 0.8)], [[0.95, 0.05], [0.1, 0.9]], stacked=[(under, 0.7)])] == ["Ad"]
-    assert sorted(d.card for d in reads_of([(top, 0.8), (under, 0.7)], [[0.95, 0.05], [0.1, 0.9]])) == ["Ad", "Kd"]
-
-
 def test_camera_frames_keep_the_stricter_nms_for_the_live_table():
     """At 0.7 the strip of a covered card in a trick pile is boxed, and read as a card never laid."""
     assert Recognizer().settings.nms_iou == FRAME.nms_iou < Recognizer(views=2).settings.nms_iou == PHOTO.nms_iou
 
 
-def reads_of(boxes, probs, conf=0.0, stacked=()):
-    """A recognizer whose detector finds ``boxes`` (rotated rects, score), and ``stacked`` that NMS dropped
-    at ``nms_iou`` but not at ``stacked_iou``, and whose classifier gives the rows of ``probs`` over (Ad, Kd),
-    in that order; boxes scoring under ``conf`` are cards only if read at ``read_sure`` or more."""
+def reads_of(boxes, probs, conf=0.0):
+    """A recognizer whose detector finds ``boxes`` (rotated rects, score) and whose classifier
+    gives the rows of ``probs`` over (Ad, Kd), in that order; boxes scoring under ``conf`` are cards
+    only if read at ``read_sure`` or more."""
     r = object.__new__(Recognizer)
     r.settings = replace(FRAME, conf=conf, floor=0.0, second_look=0.0)
     r.corners = None  # the boxes as found
     r.index = None  # the classifier alone
     r.names, r.back, r._cache = ["Ad", "Kd"], None, []
-    def quads(found):
-        return [(cv2.boxPoints(rect).astype(np.float32), score) for rect, score in found]
-    r.detect_stacked = lambda rgb: (quads(boxes), quads(stacked))
+    r.detect_cards = lambda rgb: [(cv2.boxPoints(rect).astype(np.float32), score) for rect, score in boxes]
     r.classify = lambda crops: np.array(probs[:len(crops)])
     return r(np.zeros((480, 640, 3), np.uint8))
 
@@ -165,7 +131,7 @@ def test_a_box_the_classifier_names_back_is_no_card_in_view():
     r.names, r.back, r._cache = ["Ad", "Ah", "back"], 2, []
     r.settings = replace(FRAME, second_look=0.0, conf=0.35)
     quad = np.array([[100, 100], [160, 100], [160, 190], [100, 190]], np.float32)
-    r.detect_stacked = lambda rgb: ([(quad, 0.9), (quad + 200, 0.8)], [])
+    r.detect_cards = lambda rgb: [(quad, 0.9), (quad + 200, 0.8)]
     reads = iter([np.array([0.3, 0.1, 0.6]), np.array([0.2, 0.7, 0.1])])
     r.classify = lambda crops: np.array([next(reads) for _ in crops])
     found = r(np.zeros((480, 640, 3), np.uint8))
@@ -181,7 +147,7 @@ def test_a_card_cut_by_the_edge_of_the_picture_is_boxed_where_it_is_in_view():
     r.index = None  # the classifier alone
     r.names, r.back, r._cache = ["Ad", "Ah"], None, []
     r.settings = replace(FRAME, second_look=0.0, conf=0.35)
-    r.detect_stacked = lambda rgb: ([(quad, 0.9)], [])
+    r.detect_cards = lambda rgb: [(quad, 0.9)]
     r.classify = lambda crops: np.array([[0.8, 0.2]] * len(crops))
     (card,) = r(np.zeros((480, 640, 3), np.uint8))
     assert card.box == (0.0, 100.0, 60.0, 230.0)

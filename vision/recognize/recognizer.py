@@ -200,7 +200,9 @@ class Recognizer:
     def detect_cards(self, rgb: np.ndarray) -> list[tuple[np.ndarray, float]]:
         """Oriented boxes (corners in image pixels) and detector scores, boldest first."""
         if self.settings.views == 1:
-            return self.detect_stacked(rgb)[0]
+            det, size = self._detector_for(*rgb.shape[:2])
+            img, r, pad = letterbox(rgb, size, self.settings.halve_large)
+            found = [(order_quad(cv2.boxPoints(rect)), s) for rect, s in self._rects(img, self.settings.low, det)]
         else:  # the letterboxed square turned is the turned frame letterboxed, and 4 times smaller
             img, r, pad = letterbox(rgb, self.det_size, self.settings.halve_large)
             upright = self._rects(img, CANDIDATE)
@@ -208,25 +210,6 @@ class Recognizer:
             found = fuse([[(order_quad(cv2.boxPoints(rect)), s) for rect, s in view] for view in (upright, turned)],
                          self.settings.low)
         return [((quad - np.float32(pad)) / r, s) for quad, s in found]
-
-    def detect_stacked(self, rgb: np.ndarray) -> tuple[list[tuple[np.ndarray, float]], list[tuple[np.ndarray, float]]]:
-        """One view's boxes as :meth:`detect_cards` gives them, and those NMS dropped at ``nms_iou`` that
-        ``stacked_iou`` keeps: maybe a card lying nearly square on another, a card only where read surely and
-        nothing lies on it (a covered card's box would add reads of its strip, which the tracker asks about).
-        The detector scores the whole box of a card mostly covered above the card thrown onto it."""
-        s = self.settings
-        det, size = self._detector_for(*rgb.shape[:2])
-        img, r, pad = letterbox(rgb, size, s.halve_large)
-        rects, scores = self._scored(img, s.low, det)
-        kept = _nms(rects, scores, s.low, s.nms_iou)
-        extra = [i for i in _nms(rects, scores, s.low, s.stacked_iou) if i not in kept] if s.stacked_iou else []
-        return [[((order_quad(cv2.boxPoints(rects[i])) - np.float32(pad)) / r, scores[i]) for i in part]
-                for part in (kept, extra)]
-
-    @property
-    def _stacks(self) -> bool:
-        """Whether boxes NMS dropped are looked at again (:meth:`detect_stacked`): one view, ``stacked_iou`` set."""
-        return self.settings.views == 1 and self.settings.stacked_iou is not None
 
     def closer(self) -> Recognizer:
         """This recognizer with the detector looking at ``closer_side``, for a table whose cards the usual size
@@ -260,19 +243,18 @@ class Recognizer:
     def _rects(self, img: np.ndarray, low: float, det=None) -> list[tuple[Rect, float]]:
         """One detector run (``det``, else the exported square's) on a letterboxed picture: rotated
         rects in its pixels scoring ``low`` or more, after rotated NMS."""
-        rects, scores = self._scored(img, low, det)
-        return [(rects[i], scores[i]) for i in _nms(rects, scores, low, self.settings.nms_iou)]
-
-    def _scored(self, img: np.ndarray, low: float, det=None) -> tuple[list[Rect], list[float]]:
-        """One detector run on a letterboxed picture: every rotated rect scoring ``low`` or more, before NMS."""
         det = det or self.det
         x = img.transpose(2, 0, 1)[None].astype(np.float32) / 255.0
         out = det.run(None, {det.get_inputs()[0].name: x})[0][0]  # (4 + classes + 1, N)
         scores = out[4:-1].max(axis=0)
         keep = scores >= low
+        if not keep.any():
+            return []
         rects = [((float(a), float(b)), (float(c), float(d)), float(np.degrees(t)))
                  for a, b, c, d, t in zip(*out[:4, keep], out[-1, keep])]
-        return rects, scores[keep].astype(float).tolist()
+        kept = scores[keep].astype(float).tolist()
+        idx = cv2.dnn.NMSBoxesRotated(rects, kept, low, self.settings.nms_iou)
+        return [(rects[i], kept[i]) for i in np.array(idx).reshape(-1)]
 
     def refine(self, rgb: np.ndarray, quads: list[np.ndarray]) -> list[np.ndarray]:
         """Each box's corners moved to where the card's are (``corner_passes`` looks, each around
@@ -384,11 +366,9 @@ class Recognizer:
         return self.index.run(None, {self.index.get_inputs()[0].name: x})[0].reshape(len(quads), 4, -1)
 
     def __call__(self, rgb: np.ndarray) -> list[Detection]:
-        found, cache, extra = [], [], set()  # extra: ids of the cards found in boxes NMS dropped
+        found, cache = [], []
         h, w = rgb.shape[:2]
-        detected, stacked = self.detect_stacked(rgb) if self._stacks else (self.detect_cards(rgb), [])
-        sure_only = [False] * len(detected) + [True] * len(stacked)
-        detected = detected + stacked
+        detected = self.detect_cards(rgb)
         boxes = [quad for quad, _ in detected]
         # A card lying still is known by the detector's box, which the fit moves a little differently
         # from frame to frame (most of all on a loose box): keyed by the fitted box, the 6-player
@@ -400,12 +380,10 @@ class Recognizer:
         snapped = self.snap(rgb, [boxes[i] for i in fresh], fitted)  # what is reported
         for i, outline, probs in zip(fresh, snapped, self.read_cards(rgb, fitted)):
             kept[i] = Kept(found_boxes[i], probs, 0, outline)
-        for (_, score), k, only_sure in zip(detected, kept, sure_only):
+        for (_, score), k in zip(detected, kept):
             cache.append(replace(k, age=k.age + 1))
             outline, probs = k.outline, k.probs
             best = self.ranked(probs)
-            if only_sure and probs[best[0]] < self.settings.read_sure:  # stacked: a card only where read surely
-                continue
             if self.back is not None and probs[self.back] > probs[best[0]]:
                 continue
             if self.no_card is not None and probs[self.no_card] >= self.settings.not_card_from:
@@ -416,15 +394,10 @@ class Recognizer:
             found.append(Detection(card, confidence, frame_box(outline, w, h),
                                    [(float(a), float(b)) for a, b in outline], score, alternatives,
                                    cut_by_edge(outline, w, h, self.settings.edge_margin)))
-            if only_sure:
-                extra.add(id(found[-1]))
         self._cache = cache if self.settings.reuse_frames else []
         if self.corners is not None:  # fitted, two boxes may have become one outline
             found = one_per_outline(found, corner_stage.SAME_CARD, self.settings.same_read)
-        found = self.stack(rgb, across_surer(found, self.settings.cross_cover))
-        if any(id(d) in extra and d.under for d in found):  # a covered card's box: its strip, read already
-            found = self.stack(rgb, [d for d in found if not (id(d) in extra and d.under)])
-        return self.complete(rgb, found)
+        return self.complete(rgb, self.stack(rgb, across_surer(found, self.settings.cross_cover)))
 
     def complete(self, rgb: np.ndarray, found: list[Detection]) -> list[Detection]:
         """The cards with their hidden corners, those whose patches the index network sees no card
@@ -494,11 +467,6 @@ class Kept:
     probs: np.ndarray
     age: int  # frames since it was read
     outline: np.ndarray  # the outline reported
-
-
-def _nms(rects: list[Rect], scores: list[float], low: float, iou: float) -> list[int]:
-    """The indices rotated NMS keeps, boldest first."""
-    return np.array(cv2.dnn.NMSBoxesRotated(rects, scores, low, iou) if rects else []).reshape(-1).tolist()
 
 
 def one_per_outline(found: list[Detection], iou: float, same_read: float = 1.0) -> list[Detection]:

@@ -30,11 +30,6 @@ class RecognizerSettings:
     read_sure: float = setting(0.8, "how sure the read of a box under conf must be for it to count")
     nms_iou: float = setting(0.5, "rotated NMS drops a box meeting a bolder one at this IoU or more; at 0.7 "
                                   "a covered card's strip on the live pile was read as a card never laid")
-    stacked_iou: float | None = setting(0.7, "one view: a box NMS drops meeting a bolder one at less than this IoU "
-                                             "is a card where read read_sure with nothing on it: a card thrown "
-                                             "nearly square onto another on a pile meets its box at 0.55-0.65; a box "
-                                             "between two cards reads nothing surely, a covered card's adds only "
-                                             "its strip (None, or nms_iou: never)")
     same_read: float = setting(0.5, "two fitted outlines read as the same card meeting at this IoU are one "
                                     "card: a pack has each card once (above 1: never)")
     cross_cover: float = setting(0.6, "a box lying crosswise this much inside a surer read's box is that card "
@@ -85,8 +80,8 @@ class RecognizerSettings:
 
 
 FRAME = RecognizerSettings()
-PHOTO = RecognizerSettings(views=2, conf=0.35, floor=0.15, nms_iou=0.7, stacked_iou=None, snap_edges=True,
-                           plane=True, fit_input=False, halve_large=False)
+PHOTO = RecognizerSettings(views=2, conf=0.35, floor=0.15, nms_iou=0.7, snap_edges=True, plane=True,
+                           fit_input=False, halve_large=False)
 VIDEO = replace(FRAME, reuse_frames=2)
 PRESETS = {"frame": FRAME, "photo": PHOTO, "video": VIDEO}
 
