@@ -1321,6 +1321,20 @@ def _strip_of_a_card_thrown_before_the_top_one(t: Table) -> tuple:
     return ask, edge
 
 
+def test_with_zones_a_card_asked_about_offers_no_seat_it_was_laid_before_and_takes_none():
+    """Each card lies at its player's place: none lies under another's, so the page lists no seats, and a
+    seat named anyway is refused, the question left open."""
+    t = Table(zones())
+    t.to_play()
+    t.lay("9h", "Beat")
+    t.frames(40, extra=[R("Th", SPOT["Cla"], confidence=0.52, alternatives=[("Tc", 0.3)])])
+    (ask,) = t.watcher.asks.values()
+    assert (ask.kind, ask.player, ask.plays) == ("card", "Cla", ())
+    with pytest.raises(AnswerError):
+        t.watcher.answer(ask.id, "Th", player="Beat")
+    assert t.played() == [("Beat", "9h")] and ask.id in t.watcher.asks
+
+
 def test_a_card_named_as_a_players_laid_before_the_cards_thrown_onto_it_moves_the_later_plays_a_seat_on():
     """Held-out pile hand 705363: Doris's Kc lay under Anna's Ac before the camera read it, and the Ac was
     recorded for Doris. Asked about as Anna's card, the table says whose it is: Cla's 8h, before the Th."""

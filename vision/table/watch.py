@@ -263,8 +263,8 @@ class Watcher:
         if player not in (None, ask.player):  # a card of another seat: one the camera missed in this trick
             if ask.kind == "gathered":
                 return self._answer_missed_at(ask, named, player)
-            if ask.kind == "card" and ask.event == CardPlayed.type and named is not None:
-                return self._answer_seat_before(ask, named, player, seen)
+            if ask.kind == "card" and ask.event == CardPlayed.type and named is not None and self.layout is None:
+                return self._answer_seat_before(ask, named, player, seen)  # zones: each card at its own place
             raise AnswerError(f"question {ask_id} asks for {ask.player or 'the upcard'}'s card, not {player}'s")
         if ask.kind == "gathered":
             return self._answer_gathered(ask, named)
@@ -1205,8 +1205,9 @@ class Watcher:
 
     def _plays_for(self, event: Event) -> tuple[tuple[str, str], ...]:
         """The trick in progress as recorded, (player, card), where ``event`` is a play: the seats a card asked
-        about may be one of, laid before the cards on it (:meth:`_answer_seat_before`)."""
-        trick = self.game.trick(self.hand) if isinstance(event, CardPlayed) else None
+        about may be one of, laid before the cards on it (:meth:`_answer_seat_before`). None with zones: each
+        card lies at its player's place, none under another's."""
+        trick = self.game.trick(self.hand) if isinstance(event, CardPlayed) and self.layout is None else None
         return tuple(zip(trick.players, trick.cards)) if trick is not None else ()
 
     def _top_read_anew(self, s: Seen, event: Event) -> TrickView | None:
