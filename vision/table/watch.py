@@ -263,8 +263,8 @@ class Watcher:
         if player not in (None, ask.player):  # a card of another seat: one the camera missed in this trick
             if ask.kind == "gathered":
                 return self._answer_missed_at(ask, named, player)
-            if ask.kind == "card" and ask.event == CardPlayed.type and named is not None and self.layout is None:
-                return self._answer_seat_before(ask, named, player, seen)  # zones: each card at its own place
+            if ask.kind == "card" and ask.plays and named is not None:  # the seats the question offered
+                return self._answer_seat_before(ask, named, player, seen)
             raise AnswerError(f"question {ask_id} asks for {ask.player or 'the upcard'}'s card, not {player}'s")
         if ask.kind == "gathered":
             return self._answer_gathered(ask, named)
